@@ -1,0 +1,62 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+let package = Package(
+  name: "numberfact",
+  platforms: [.macOS(.v15)],
+  products: [
+    .executable(name: "numberfact", targets: ["numberfact"]),
+    .library(name: "TaskProviding", targets: ["TaskProviding"]),
+    .library(name: "TaskProvidingTesting", targets: ["TaskProvidingTesting"]),
+  ],
+  dependencies: [
+    .package(
+      url: "https://github.com/pointfreeco/swift-dependencies", exact: "1.17.1", traits: ["Clocks"]),
+    .package(url: "https://github.com/pointfreeco/swift-concurrency-extras", from: "1.4.3"),
+    .package(url: "https://github.com/pointfreeco/xctest-dynamic-overlay", from: "1.13.1"),
+    .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+  ],
+  targets: [
+    .target(
+      name: "TaskProviding",
+      dependencies: [
+        .product(name: "Dependencies", package: "swift-dependencies"),
+        .product(name: "IssueReporting", package: "xctest-dynamic-overlay"),
+      ]
+    ),
+    .target(
+      name: "TaskProvidingTesting",
+      dependencies: [
+        "TaskProviding",
+        .product(name: "ConcurrencyExtras", package: "swift-concurrency-extras"),
+        .product(name: "Dependencies", package: "swift-dependencies"),
+        .product(name: "IssueReporting", package: "xctest-dynamic-overlay"),
+        // Without it, `reportIssue` only prints under Swift Testing and the test still passes.
+        .product(name: "IssueReportingTestSupport", package: "xctest-dynamic-overlay"),
+      ]
+    ),
+    .executableTarget(
+      name: "numberfact",
+      dependencies: [
+        .product(name: "ArgumentParser", package: "swift-argument-parser")
+      ]
+    ),
+    .testTarget(
+      name: "TaskProvidingTests",
+      dependencies: [
+        "TaskProviding",
+        "TaskProvidingTesting",
+        .product(name: "ConcurrencyExtras", package: "swift-concurrency-extras"),
+        .product(name: "Dependencies", package: "swift-dependencies"),
+        .product(name: "IssueReportingTestSupport", package: "xctest-dynamic-overlay"),
+      ]
+    ),
+  ],
+  swiftLanguageModes: [.v6]
+)
+
+for target in package.targets {
+  target.swiftSettings = (target.swiftSettings ?? []) + [
+    .enableUpcomingFeature("ExistentialAny")
+  ]
+}

@@ -1,0 +1,260 @@
+import IssueReporting
+import Synchronization
+import TaskProviding
+
+/// A provider that holds every task until the test releases it, so a test decides exactly
+/// when each piece of asynchronous work runs.
+///
+/// Each spawn returns a real `Task` handle at once, but the operation waits at a gate.
+/// ``runNext(timeout:fileID:filePath:line:column:)`` opens the oldest gate and returns when
+/// that task has finished; ``runAll(timeout:fileID:filePath:line:column:)`` repeats until
+/// nothing is held, in spawn order, including tasks spawned meanwhile.
+///
+/// ```swift
+/// let provider = ManualTaskProvider()
+/// let model = withDependencies { $0.taskProvider = provider } operation: { Model() }
+/// model.buttonTapped()                 // spawns; the task is held
+/// #expect(model.isLoading)             // nothing has run yet
+/// await provider.runNext()             // runs that task to the end
+/// #expect(!model.isLoading)
+/// ```
+///
+/// Cancelling a held task behaves as for `Task { }`: its operation still runs when
+/// released, and sees `Task.isCancelled == true`.
+public final class ManualTaskProvider: TaskProvider {
+  private struct Gates {
+    /// Held tasks in spawn order; `next` is the first one not yet released.
+    var held: [Int] = []
+    var next = 0
+    var waiting: [Int: CheckedContinuation<Void, Never>] = [:]
+    /// Tasks released before their operation reached the gate.
+    var opened: Set<Int> = []
+  }
+
+  private let base: any TaskProvider
+  private let ledger = TaskLedger()
+  private let gates = Mutex(Gates())
+
+  /// Creates a provider whose tasks run, once released, as `Task` would run them.
+  public convenience init() {
+    self.init(base: LiveTaskProvider())
+  }
+
+  /// Creates a provider whose tasks run, once released, through `base`.
+  public init(base: some TaskProvider) {
+    self.base = base
+  }
+
+  /// One record per spawn, in spawn order.
+  public var records: [TaskRecord] { ledger.records }
+
+  /// How many tasks have not finished: held plus running.
+  public var pendingCount: Int { ledger.pendingCount }
+
+  /// How many tasks are held, waiting to be released.
+  public var heldCount: Int { gates.withLock { $0.held.count - $0.next } }
+
+  /// Releases the oldest held task without waiting for it.
+  ///
+  /// Use it when the test must act while the task runs, for example to answer the request
+  /// the task is waiting on.
+  /// - Returns: The released task's record, or `nil` (and an issue) when nothing is held.
+  @discardableResult
+  public func startNext(
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) -> TaskRecord? {
+    guard let index = releaseNext() else {
+      reportIssue(
+        "startNext() found no held task.",
+        fileID: fileID, filePath: filePath, line: line, column: column)
+      return nil
+    }
+    return ledger.records[index]
+  }
+
+  /// Starts the oldest held task and returns when it has finished.
+  ///
+  /// Reports an issue when nothing is held, or when the task has not finished within
+  /// `timeout` (it may be awaiting a task that is still held).
+  public func runNext(
+    timeout: Duration = .seconds(5),
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) async {
+    guard let index = releaseNext() else {
+      reportIssue(
+        "runNext() found no held task.",
+        fileID: fileID, filePath: filePath, line: line, column: column)
+      return
+    }
+    await finish(index, timeout: timeout, fileID, filePath, line, column)
+  }
+
+  /// Runs held tasks one at a time, oldest first, until nothing is held, including tasks
+  /// spawned by the tasks it runs.
+  ///
+  /// Reports an issue if one of them has not finished within `timeout`, and stops there.
+  public func runAll(
+    timeout: Duration = .seconds(5),
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) async {
+    while let index = releaseNext() {
+      guard await finish(index, timeout: timeout, fileID, filePath, line, column) else { return }
+    }
+  }
+
+  /// Cancels every pending task, held or running. Held ones still run when released.
+  public func cancelAll() {
+    ledger.cancelAll()
+  }
+
+  @discardableResult
+  private func finish(
+    _ index: Int, timeout: Duration,
+    _ fileID: StaticString, _ filePath: StaticString, _ line: UInt, _ column: UInt
+  ) async -> Bool {
+    if await ledger.wait(for: .finished(index), timeout: timeout) { return true }
+    let held = ledger.pendingRecords.filter { $0.status == .held }
+    let heldList = held.isEmpty ? "" : "\nStill held:\n" + held.map { "  \($0)" }.joined(separator: "\n")
+    reportIssue(
+      """
+      \(ledger.records[index]) did not finish within \(timeout). It may be waiting on a \
+      task that is still held, or on something the test has not provided yet.\(heldList)
+      """,
+      fileID: fileID, filePath: filePath, line: line, column: column)
+    return false
+  }
+
+  private func releaseNext() -> Int? {
+    let released = gates.withLock { gates -> (Int, CheckedContinuation<Void, Never>?)? in
+      guard gates.next < gates.held.count else { return nil }
+      let index = gates.held[gates.next]
+      gates.next += 1
+      if gates.next > 1024, gates.next * 2 > gates.held.count {
+        gates.held.removeFirst(gates.next)
+        gates.next = 0
+      }
+      guard let continuation = gates.waiting.removeValue(forKey: index) else {
+        gates.opened.insert(index)
+        return (index, nil)
+      }
+      return (index, continuation)
+    }
+    guard let (index, continuation) = released else { return nil }
+    ledger.markRunning(index)
+    continuation?.resume()
+    return index
+  }
+
+  private func hold(
+    _ kind: TaskRecord.Kind, _ name: String?, _ priority: TaskPriority?,
+    _ location: TaskSourceLocation
+  ) -> Int {
+    let index = ledger.register(kind, name: name, priority: priority, location: location, held: true)
+    gates.withLock { $0.held.append(index) }
+    return index
+  }
+
+  /// Suspends the held operation until `releaseNext` opens its gate. Deliberately ignores
+  /// cancellation: a cancelled `Task { }` still runs its operation.
+  private func gate(_ index: Int) async {
+    await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+      let open = gates.withLock { gates -> Bool in
+        if gates.opened.remove(index) != nil { return true }
+        gates.waiting[index] = continuation
+        return false
+      }
+      if open { continuation.resume() }
+    }
+  }
+
+  @discardableResult
+  public func task<Success: Sendable>(
+    name: String?,
+    priority: TaskPriority?,
+    location: TaskSourceLocation,
+    isolation: isolated (any Actor)?,
+    @_inheritActorContext @_implicitSelfCapture operation:
+      sending @escaping @isolated(any) () async -> Success
+  ) -> Task<Success, Never> {
+    let index = hold(.task, name, priority, location)
+    let ledger = ledger
+    let handle = base.task(
+      name: name, priority: priority, location: location, isolation: isolation
+    ) {
+      _ = isolation
+      await self.gate(index)
+      defer { ledger.finish(index, cancelled: Task.isCancelled) }
+      return await operation()
+    }
+    ledger.attach(handle, to: index)
+    return handle
+  }
+
+  @discardableResult
+  public func task<Success: Sendable>(
+    name: String?,
+    priority: TaskPriority?,
+    location: TaskSourceLocation,
+    isolation: isolated (any Actor)?,
+    @_inheritActorContext @_implicitSelfCapture operation:
+      sending @escaping @isolated(any) () async throws -> Success
+  ) -> Task<Success, any Error> {
+    let index = hold(.task, name, priority, location)
+    let ledger = ledger
+    let handle = base.task(
+      name: name, priority: priority, location: location, isolation: isolation
+    ) {
+      _ = isolation
+      await self.gate(index)
+      defer { ledger.finish(index, cancelled: Task.isCancelled) }
+      return try await operation()
+    }
+    ledger.attach(handle, to: index)
+    return handle
+  }
+
+  @discardableResult
+  public func detachedTask<Success: Sendable>(
+    name: String?,
+    priority: TaskPriority?,
+    location: TaskSourceLocation,
+    operation: sending @escaping @isolated(any) () async -> Success
+  ) -> Task<Success, Never> {
+    let index = hold(.detached, name, priority, location)
+    let ledger = ledger
+    let handle = base.detachedTask(name: name, priority: priority, location: location) {
+      await self.gate(index)
+      defer { ledger.finish(index, cancelled: Task.isCancelled) }
+      return await operation()
+    }
+    ledger.attach(handle, to: index)
+    return handle
+  }
+
+  @discardableResult
+  public func detachedTask<Success: Sendable>(
+    name: String?,
+    priority: TaskPriority?,
+    location: TaskSourceLocation,
+    operation: sending @escaping @isolated(any) () async throws -> Success
+  ) -> Task<Success, any Error> {
+    let index = hold(.detached, name, priority, location)
+    let ledger = ledger
+    let handle = base.detachedTask(name: name, priority: priority, location: location) {
+      await self.gate(index)
+      defer { ledger.finish(index, cancelled: Task.isCancelled) }
+      return try await operation()
+    }
+    ledger.attach(handle, to: index)
+    return handle
+  }
+}
