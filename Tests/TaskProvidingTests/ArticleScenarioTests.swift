@@ -1,0 +1,57 @@
+import Dependencies
+import Synchronization
+import TaskProviding
+import TaskProvidingTesting
+import Testing
+
+/// The articles' example: a synchronous method spawns a task that mutates state, so a test
+/// that asserts right after calling it races the task.
+final class SomethingDoer: Sendable {
+  private let taskProvider: any TaskProvider
+  let somethingHasBeenDone = Mutex(false)
+
+  init() {
+    @Dependency(\.taskProvider) var taskProvider
+    self.taskProvider = taskProvider
+  }
+
+  func doSomething() {
+    guard !somethingHasBeenDone.withLock({ $0 }) else { return }
+    taskProvider.task(priority: .background) { [weak self] in
+      await self?.mutateState()
+    }
+  }
+
+  private func mutateState() async {
+    somethingHasBeenDone.withLock { $0 = true }
+  }
+}
+
+@Suite struct ArticleScenarioTests {
+  static let repetitions = 10_000
+
+  @Test func recordingProviderPassesEveryRepetition() async throws {
+    var failures = 0
+    for _ in 0..<Self.repetitions {
+      let provider = RecordingTaskProvider()
+      let doer = withDependencies { $0.taskProvider = provider } operation: { SomethingDoer() }
+      doer.doSomething()
+      try await provider.waitForAll()
+      if !doer.somethingHasBeenDone.withLock({ $0 }) { failures += 1 }
+    }
+    #expect(failures == 0)
+  }
+
+  @Test func manualProviderPassesEveryRepetition() async {
+    var failures = 0
+    for _ in 0..<Self.repetitions {
+      let provider = ManualTaskProvider()
+      let doer = withDependencies { $0.taskProvider = provider } operation: { SomethingDoer() }
+      doer.doSomething()
+      if doer.somethingHasBeenDone.withLock({ $0 }) { failures += 1 }  // held: not yet run
+      await provider.runAll()
+      if !doer.somethingHasBeenDone.withLock({ $0 }) { failures += 1 }
+    }
+    #expect(failures == 0)
+  }
+}

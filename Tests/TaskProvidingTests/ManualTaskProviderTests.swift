@@ -1,0 +1,138 @@
+import ConcurrencyExtras
+import TaskProviding
+import TaskProvidingTesting
+import Testing
+
+@MainActor
+@Suite struct ManualTaskProviderTests {
+  @Test func holdsEachTaskUntilRunNextAndReturnsWhenItHasFinished() async {
+    let provider = ManualTaskProvider()
+    var ran = false
+    let task = provider.task(name: "held") { ran = true }
+
+    #expect(!ran)
+    #expect(provider.heldCount == 1)
+    #expect(provider.pendingCount == 1)
+    #expect(provider.records.map(\.status) == [.held])
+
+    await provider.runNext()
+    #expect(ran)
+    #expect(provider.heldCount == 0)
+    #expect(provider.pendingCount == 0)
+    #expect(provider.records.map(\.status) == [.finished])
+    await task.value
+  }
+
+  @Test func runNextReleasesTheOldestFirst() async {
+    let provider = ManualTaskProvider()
+    var order: [String] = []
+    provider.task { order.append("a") }
+    provider.detachedTask { @MainActor in order.append("b") }
+    provider.task { order.append("c") }
+
+    await provider.runNext()
+    #expect(order == ["a"])
+    await provider.runNext()
+    #expect(order == ["a", "b"])
+    await provider.runNext()
+    #expect(order == ["a", "b", "c"])
+  }
+
+  @Test func runAllRunsTasksSpawnedMeanwhileInSpawnOrder() async {
+    let provider = ManualTaskProvider()
+    var order: [String] = []
+    provider.task(name: "a") {
+      order.append("a")
+      provider.task(name: "a.1") {
+        order.append("a.1")
+        provider.task(name: "a.1.1") { order.append("a.1.1") }
+      }
+      provider.task(name: "a.2") { order.append("a.2") }
+    }
+    provider.task(name: "b") { order.append("b") }
+
+    await provider.runAll()
+    #expect(order == ["a", "b", "a.1", "a.2", "a.1.1"])
+    #expect(provider.records.map(\.name) == ["a", "b", "a.1", "a.2", "a.1.1"])
+    #expect(provider.pendingCount == 0)
+  }
+
+  @Test func aCancelledHeldTaskStillRunsAndSeesCancellation() async {
+    let provider = ManualTaskProvider()
+    let task = provider.task { Seen.current() }
+    task.cancel()
+    #expect(provider.records.first?.isCancelled == true)
+    #expect(provider.records.first?.status == .held)
+
+    await provider.runNext()
+    let seen = await task.value
+    #expect(seen.isCancelled)
+    #expect(provider.records.first?.status == .finished)
+  }
+
+  @Test func cancelAllCancelsHeldTasks() async throws {
+    let provider = ManualTaskProvider()
+    let first = provider.task { try Seen.throwing() }
+    let second = provider.detachedTask { Seen.current() }
+    provider.cancelAll()
+    await provider.runAll()
+    await #expect(throws: CancellationError.self) { try await first.value }
+    #expect(await second.value.isCancelled)
+  }
+
+  @Test func startNextLetsTheTestActWhileTheTaskRuns() async {
+    let provider = ManualTaskProvider()
+    let answer = AsyncStream<Int>.makeStream()
+    let task = provider.task(name: "awaits-answer") { () -> Int? in
+      var iterator = answer.stream.makeAsyncIterator()
+      return await iterator.next()
+    }
+    let started = provider.startNext()
+    #expect(started?.name == "awaits-answer")
+    #expect(provider.records.first?.status == .running)
+
+    answer.continuation.yield(42)
+    #expect(await task.value == 42)
+  }
+
+  @Test func runNextWithNothingHeldReportsAnIssue() async {
+    let provider = ManualTaskProvider()
+    await withKnownIssue {
+      await provider.runNext()
+    } matching: { $0.description.contains("no held task") }
+  }
+
+  @Test func runNextReportsATaskThatAwaitsAHeldOne() async {
+    let provider = ManualTaskProvider()
+    provider.task(name: "parent") {
+      let child = provider.task(name: "child") {}
+      await child.value
+    }
+    await withKnownIssue {
+      await provider.runNext(timeout: .milliseconds(100))
+    } matching: { issue in
+      issue.description.contains("\"parent\"") && issue.description.contains("\"child\"")
+    }
+    await provider.runAll()
+    #expect(provider.pendingCount == 0)
+  }
+
+  @Test func manyConcurrentSpawnersLoseNothing() async {
+    let provider = ManualTaskProvider()
+    let count = LockIsolated(0)
+    await withTaskGroup(of: Void.self) { group in
+      for _ in 0..<50 {
+        group.addTask {
+          for _ in 0..<20 {
+            provider.detachedTask { count.withValue { $0 += 1 } }
+          }
+        }
+      }
+    }
+    #expect(provider.heldCount == 1_000)
+    #expect(count.value == 0)
+    await provider.runAll()
+    #expect(count.value == 1_000)
+    #expect(provider.pendingCount == 0)
+  }
+}
