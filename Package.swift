@@ -56,7 +56,8 @@ let package = Package(
 )
 
 for target in package.targets {
-  target.swiftSettings = (target.swiftSettings ?? []) + [
-    .enableUpcomingFeature("ExistentialAny")
-  ]
+  target.swiftSettings =
+    (target.swiftSettings ?? []) + [
+      .enableUpcomingFeature("ExistentialAny")
+    ]
 }

@@ -81,7 +81,8 @@ public struct UnimplementedTaskProvider: TaskProvider {
     operation: sending @escaping @isolated(any) () async -> Success
   ) -> Task<Success, Never> {
     report("a detached task", name, location)
-    return live.detachedTask(name: name, priority: priority, location: location, operation: operation)
+    return live.detachedTask(
+      name: name, priority: priority, location: location, operation: operation)
   }
 
   @discardableResult
@@ -92,6 +93,7 @@ public struct UnimplementedTaskProvider: TaskProvider {
     operation: sending @escaping @isolated(any) () async throws -> Success
   ) -> Task<Success, any Error> {
     report("a detached task", name, location)
-    return live.detachedTask(name: name, priority: priority, location: location, operation: operation)
+    return live.detachedTask(
+      name: name, priority: priority, location: location, operation: operation)
   }
 }

@@ -72,7 +72,19 @@ public final class ManualTaskProvider: TaskProvider {
         fileID: fileID, filePath: filePath, line: line, column: column)
       return nil
     }
-    return ledger.records[index]
+    return ledger.record(index)
+  }
+
+  /// Returns once no released task is still running; held tasks stay held.
+  ///
+  /// Use it after ``startNext(fileID:filePath:line:column:)``, once the test has given the
+  /// task what it was waiting for.
+  /// - Parameter timeout: Bounds a failure only; success returns as soon as they finish.
+  /// - Throws: ``PendingTasksError`` naming the tasks still running at the timeout.
+  public func waitForRunningTasks(timeout: Duration = .seconds(5)) async throws {
+    if await ledger.wait(for: .noneRunning, timeout: timeout) { return }
+    try Task.checkCancellation()
+    throw PendingTasksError(timeout: timeout, pending: ledger.runningRecords)
   }
 
   /// Starts the oldest held task and returns when it has finished.
@@ -123,10 +135,11 @@ public final class ManualTaskProvider: TaskProvider {
   ) async -> Bool {
     if await ledger.wait(for: .finished(index), timeout: timeout) { return true }
     let held = ledger.pendingRecords.filter { $0.status == .held }
-    let heldList = held.isEmpty ? "" : "\nStill held:\n" + held.map { "  \($0)" }.joined(separator: "\n")
+    let heldList =
+      held.isEmpty ? "" : "\nStill held:\n" + held.map { "  \($0)" }.joined(separator: "\n")
     reportIssue(
       """
-      \(ledger.records[index]) did not finish within \(timeout). It may be waiting on a \
+      \(ledger.record(index)) did not finish within \(timeout). It may be waiting on a \
       task that is still held, or on something the test has not provided yet.\(heldList)
       """,
       fileID: fileID, filePath: filePath, line: line, column: column)
@@ -158,7 +171,8 @@ public final class ManualTaskProvider: TaskProvider {
     _ kind: TaskRecord.Kind, _ name: String?, _ priority: TaskPriority?,
     _ location: TaskSourceLocation
   ) -> Int {
-    let index = ledger.register(kind, name: name, priority: priority, location: location, held: true)
+    let index = ledger.register(
+      kind, name: name, priority: priority, location: location, held: true)
     gates.withLock { $0.held.append(index) }
     return index
   }

@@ -19,17 +19,38 @@ final class TaskLedger: Sendable {
     /// Handles of unfinished tasks only; released as each finishes.
     var handles: [Int: any CancellableTask] = [:]
     var pending: Set<Int> = []
+    /// Pending tasks that are not held: scheduled or running.
+    var running: Set<Int> = []
     var cancelRequested: Set<Int> = []
     var nextWaiter = 0
-    var idleWaiters: [Int: CheckedContinuation<Void, Never>] = [:]
-    var taskWaiters: [Int: [Int: CheckedContinuation<Void, Never>]] = [:]
+    /// Only waiters still waiting; usually one, so scanning them on each finish is cheap.
+    var waiters: [Int: (Condition, CheckedContinuation<Void, Never>)] = [:]
     /// Waiters whose cancellation arrived before they had registered.
     var abandoned: Set<Int> = []
+
+    /// A record with the live cancellation state of a pending task.
+    func snapshot(_ index: Int) -> TaskRecord {
+      var record = records[index]
+      if let handle = handles[index] { record.isCancelled = handle.isCancelled }
+      return record
+    }
+
+    func holds(_ condition: Condition) -> Bool {
+      switch condition {
+      case .idle: pending.isEmpty
+      case .noneRunning: running.isEmpty
+      case .finished(let index): !pending.contains(index)
+      }
+    }
   }
 
   /// What a waiter waits for.
   enum Condition: Sendable {
+    /// No task is pending.
     case idle
+    /// No released task is still running; held ones may remain.
+    case noneRunning
+    /// The task with this index has finished.
     case finished(Int)
   }
 
@@ -48,6 +69,7 @@ final class TaskLedger: Sendable {
           index: index, kind: kind, name: name, priority: priority, location: location,
           status: held ? .held : .running, isCancelled: false))
       state.pending.insert(index)
+      if !held { state.running.insert(index) }
       return index
     }
   }
@@ -63,7 +85,10 @@ final class TaskLedger: Sendable {
   }
 
   func markRunning(_ index: Int) {
-    state.withLock { $0.records[index].status = .running }
+    state.withLock { state in
+      state.records[index].status = .running
+      state.running.insert(index)
+    }
   }
 
   func finish(_ index: Int, cancelled: Bool) {
@@ -71,12 +96,13 @@ final class TaskLedger: Sendable {
       state.records[index].status = .finished
       state.records[index].isCancelled = cancelled
       state.pending.remove(index)
+      state.running.remove(index)
       state.handles[index] = nil
       state.cancelRequested.remove(index)
-      var ready = Array((state.taskWaiters.removeValue(forKey: index) ?? [:]).values)
-      if state.pending.isEmpty {
-        ready += state.idleWaiters.values
-        state.idleWaiters.removeAll()
+      var ready: [CheckedContinuation<Void, Never>] = []
+      for (waiter, (condition, continuation)) in state.waiters where state.holds(condition) {
+        state.waiters[waiter] = nil
+        ready.append(continuation)
       }
       return ready
     }
@@ -86,29 +112,21 @@ final class TaskLedger: Sendable {
   // MARK: Reading
 
   var records: [TaskRecord] {
-    state.withLock { state in
-      var records = state.records
-      for index in state.pending {
-        records[index].isCancelled = state.handles[index]?.isCancelled ?? false
-      }
-      return records
-    }
+    state.withLock { state in state.records.indices.map(state.snapshot) }
   }
 
   var pendingCount: Int { state.withLock { $0.pending.count } }
 
   var pendingRecords: [TaskRecord] {
-    state.withLock { state in
-      state.pending.sorted().map { index in
-        var record = state.records[index]
-        record.isCancelled = state.handles[index]?.isCancelled ?? false
-        return record
-      }
-    }
+    state.withLock { state in state.pending.sorted().map(state.snapshot) }
   }
 
-  func status(of index: Int) -> TaskRecord.Status {
-    state.withLock { $0.records[index].status }
+  var runningRecords: [TaskRecord] {
+    state.withLock { state in state.running.sorted().map(state.snapshot) }
+  }
+
+  func record(_ index: Int) -> TaskRecord {
+    state.withLock { $0.snapshot(index) }
   }
 
   // MARK: Cancelling
@@ -139,7 +157,10 @@ final class TaskLedger: Sendable {
   func wait(for condition: Condition, timeout: Duration) async -> Bool {
     if isSatisfied(condition) { return true }
     return await withTaskGroup(of: Bool.self) { group in
-      group.addTask { await self.suspend(until: condition); return true }
+      group.addTask {
+        await self.suspend(until: condition)
+        return true
+      }
       group.addTask {
         // The timeout only bounds a failure; success never waits for it.
         try? await Task.sleep(for: timeout)
@@ -152,12 +173,7 @@ final class TaskLedger: Sendable {
   }
 
   private func isSatisfied(_ condition: Condition) -> Bool {
-    state.withLock { state in
-      switch condition {
-      case .idle: state.pending.isEmpty
-      case .finished(let index): !state.pending.contains(index)
-      }
-    }
+    state.withLock { $0.holds(condition) }
   }
 
   private func suspend(until condition: Condition) async {
@@ -168,30 +184,16 @@ final class TaskLedger: Sendable {
     await withTaskCancellationHandler {
       await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
         let resumeNow = state.withLock { state -> Bool in
-          if state.abandoned.remove(waiter) != nil { return true }
-          switch condition {
-          case .idle:
-            if state.pending.isEmpty { return true }
-            state.idleWaiters[waiter] = continuation
-          case .finished(let index):
-            if !state.pending.contains(index) { return true }
-            state.taskWaiters[index, default: [:]][waiter] = continuation
-          }
+          if state.abandoned.remove(waiter) != nil || state.holds(condition) { return true }
+          state.waiters[waiter] = (condition, continuation)
           return false
         }
         if resumeNow { continuation.resume() }
       }
     } onCancel: {
       let continuation = state.withLock { state -> CheckedContinuation<Void, Never>? in
-        switch condition {
-        case .idle:
-          if let continuation = state.idleWaiters.removeValue(forKey: waiter) {
-            return continuation
-          }
-        case .finished(let index):
-          if let continuation = state.taskWaiters[index]?.removeValue(forKey: waiter) {
-            return continuation
-          }
+        if let (_, continuation) = state.waiters.removeValue(forKey: waiter) {
+          return continuation
         }
         state.abandoned.insert(waiter)
         return nil

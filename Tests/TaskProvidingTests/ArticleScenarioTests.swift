@@ -34,7 +34,11 @@ final class SomethingDoer: Sendable {
     var failures = 0
     for _ in 0..<Self.repetitions {
       let provider = RecordingTaskProvider()
-      let doer = withDependencies { $0.taskProvider = provider } operation: { SomethingDoer() }
+      let doer = withDependencies {
+        $0.taskProvider = provider
+      } operation: {
+        SomethingDoer()
+      }
       doer.doSomething()
       try await provider.waitForAll()
       if !doer.somethingHasBeenDone.withLock({ $0 }) { failures += 1 }
@@ -46,7 +50,11 @@ final class SomethingDoer: Sendable {
     var failures = 0
     for _ in 0..<Self.repetitions {
       let provider = ManualTaskProvider()
-      let doer = withDependencies { $0.taskProvider = provider } operation: { SomethingDoer() }
+      let doer = withDependencies {
+        $0.taskProvider = provider
+      } operation: {
+        SomethingDoer()
+      }
       doer.doSomething()
       if doer.somethingHasBeenDone.withLock({ $0 }) { failures += 1 }  // held: not yet run
       await provider.runAll()

@@ -80,26 +80,47 @@ import Testing
     #expect(await second.value.isCancelled)
   }
 
-  @Test func startNextLetsTheTestActWhileTheTaskRuns() async {
+  @Test func startNextLetsTheTestActWhileTheTaskRuns() async throws {
     let provider = ManualTaskProvider()
     let answer = AsyncStream<Int>.makeStream()
-    let task = provider.task(name: "awaits-answer") { () -> Int? in
-      var iterator = answer.stream.makeAsyncIterator()
-      return await iterator.next()
+    var answers: [Int] = []
+    provider.task(name: "awaits-answer") {
+      for await value in answer.stream { answers.append(value) }
     }
+    provider.task(name: "stays-held") {}
+
     let started = provider.startNext()
     #expect(started?.name == "awaits-answer")
-    #expect(provider.records.first?.status == .running)
+    #expect(provider.records.map(\.status) == [.running, .held])
 
     answer.continuation.yield(42)
-    #expect(await task.value == 42)
+    answer.continuation.finish()
+    try await provider.waitForRunningTasks()
+    #expect(answers == [42])
+    #expect(provider.records.map(\.status) == [.finished, .held])
+    await provider.runAll()
+  }
+
+  @Test func waitForRunningTasksTimesOutNamingTheRunningTask() async throws {
+    let provider = ManualTaskProvider()
+    let latch = Latch()
+    provider.task(name: "never-answered") { await latch.wait() }
+    provider.startNext()
+    let error = try await #require(throws: PendingTasksError.self) {
+      try await provider.waitForRunningTasks(timeout: .milliseconds(100))
+    }
+    #expect(error.pending.map(\.name) == ["never-answered"])
+    latch.open()
+    try await provider.waitForRunningTasks()
   }
 
   @Test func runNextWithNothingHeldReportsAnIssue() async {
     let provider = ManualTaskProvider()
     await withKnownIssue {
       await provider.runNext()
-    } matching: { $0.description.contains("no held task") }
+    } matching: {
+      $0.description.contains("no held task")
+    }
   }
 
   @Test func runNextReportsATaskThatAwaitsAHeldOne() async {

@@ -1,0 +1,84 @@
+import Foundation
+import Testing
+
+/// Checks that each ```swift block of the docs is quoted, to the character, from a region
+/// of DocSamples.swift, so every sample a reader copies has been compiled and run.
+@Suite struct DocSampleTests {
+  static let root = URL(filePath: #filePath)
+    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+  static func read(_ path: String) throws -> String {
+    try String(contentsOf: root.appending(path: path), encoding: .utf8)
+  }
+
+  /// The regions between `// sample: NAME` and `// end sample`, without their indentation.
+  static func samples() throws -> [String: String] {
+    var samples: [String: String] = [:]
+    var name: String?
+    var lines: [Substring] = []
+    for line in try read("Tests/TaskProvidingTests/DocSamples.swift").split(
+      separator: "\n", omittingEmptySubsequences: false)
+    {
+      let trimmed = line.trimmingCharacters(in: .whitespaces)
+      if trimmed.hasPrefix("// sample: ") {
+        name = String(trimmed.dropFirst("// sample: ".count))
+        lines = []
+      } else if trimmed == "// end sample", let current = name {
+        let indent =
+          lines.filter { !$0.allSatisfy(\.isWhitespace) }
+          .map { $0.prefix(while: { $0 == " " }).count }.min() ?? 0
+        samples[current] = lines.map { String($0.dropFirst(indent)) }.joined(separator: "\n")
+        name = nil
+      } else if name != nil {
+        lines.append(line)
+      }
+    }
+    return samples
+  }
+
+  /// The ```swift blocks of a document, with the sample name in the comment before each.
+  static func blocks(in path: String) throws -> [(name: String?, code: String)] {
+    let lines = try read(path).split(separator: "\n", omittingEmptySubsequences: false)
+    var blocks: [(String?, String)] = []
+    var index = 0
+    while index < lines.count {
+      guard lines[index].trimmingCharacters(in: .whitespaces) == "```swift" else {
+        index += 1
+        continue
+      }
+      let marker = index > 0 ? lines[index - 1] : ""
+      let name =
+        marker.hasPrefix("<!-- sample: ") && marker.hasSuffix(" -->")
+        ? String(marker.dropFirst("<!-- sample: ".count).dropLast(" -->".count)) : nil
+      var code: [Substring] = []
+      index += 1
+      while index < lines.count, lines[index].trimmingCharacters(in: .whitespaces) != "```" {
+        code.append(lines[index])
+        index += 1
+      }
+      blocks.append((name, code.joined(separator: "\n")))
+      index += 1
+    }
+    return blocks
+  }
+
+  @Test(arguments: ["README.md", "docs/testing-async.md"])
+  func everySwiftBlockIsACompiledSample(document: String) throws {
+    let samples = try Self.samples()
+    let blocks = try Self.blocks(in: document)
+    #expect(!blocks.isEmpty)
+    for block in blocks {
+      let name = try #require(block.name, "a ```swift block in \(document) has no sample marker")
+      let sample = try #require(samples[name], "no sample named \(name) in DocSamples.swift")
+      #expect(block.code == sample, "\(document) quotes sample \(name) differently")
+    }
+  }
+
+  @Test func ciRunsTheReadmeTestCommand() throws {
+    let readme = try Self.read("README.md")
+    let section = try #require(readme.range(of: "## Run the tests\n\n```sh\n"))
+    let command = readme[section.upperBound...].prefix { $0 != "\n" }
+    let ci = try Self.read(".ci/run").split(separator: "\n")
+    #expect(ci.last.map(String.init) == String(command))
+  }
+}
