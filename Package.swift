@@ -8,6 +8,7 @@ let package = Package(
     .executable(name: "numberfact", targets: ["numberfact"]),
     .library(name: "TaskProviding", targets: ["TaskProviding"]),
     .library(name: "TaskProvidingTesting", targets: ["TaskProvidingTesting"]),
+    .library(name: "NumberFactCore", targets: ["NumberFactCore"]),
   ],
   dependencies: [
     .package(
@@ -15,6 +16,7 @@ let package = Package(
     .package(url: "https://github.com/pointfreeco/swift-concurrency-extras", from: "1.4.3"),
     .package(url: "https://github.com/pointfreeco/xctest-dynamic-overlay", from: "1.13.1"),
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+    .package(url: "https://github.com/swhitty/FlyingFox", from: "0.27.1"),
   ],
   targets: [
     .target(
@@ -35,6 +37,14 @@ let package = Package(
         .product(name: "IssueReportingTestSupport", package: "xctest-dynamic-overlay"),
       ]
     ),
+    .target(
+      name: "NumberFactCore",
+      dependencies: [
+        "TaskProviding",
+        .product(name: "Dependencies", package: "swift-dependencies"),
+        .product(name: "IssueReporting", package: "xctest-dynamic-overlay"),
+      ]
+    ),
     .executableTarget(
       name: "numberfact",
       dependencies: [
@@ -48,6 +58,15 @@ let package = Package(
         "TaskProvidingTesting",
         .product(name: "ConcurrencyExtras", package: "swift-concurrency-extras"),
         .product(name: "Dependencies", package: "swift-dependencies"),
+        .product(name: "IssueReportingTestSupport", package: "xctest-dynamic-overlay"),
+      ]
+    ),
+    .testTarget(
+      name: "NumberFactCoreTests",
+      dependencies: [
+        "NumberFactCore",
+        .product(name: "Dependencies", package: "swift-dependencies"),
+        .product(name: "FlyingFox", package: "FlyingFox"),
         .product(name: "IssueReportingTestSupport", package: "xctest-dynamic-overlay"),
       ]
     ),

@@ -1,0 +1,112 @@
+/// Makes text from outside (a server's answer) safe and tidy for one line of a terminal.
+public enum FactText {
+  /// The longest text ``sanitize(_:maximumLength:)`` returns, in characters.
+  public static let maximumLength = 1_000
+
+  /// Returns `text` with terminal escape sequences and control and format characters
+  /// removed, whitespace folded to single spaces, trimmed, and capped in length.
+  ///
+  /// - Escape sequences (CSI, OSC, DCS and the other string controls, in 7-bit and 8-bit
+  ///   form) are removed whole, so an OSC 52 clipboard write or a title change leaves no
+  ///   residue, and `ESC c` cannot reset the terminal.
+  /// - C0 and C1 controls, DEL, and format characters (bidi overrides and isolates,
+  ///   zero-width characters, the byte-order mark) are dropped; they can reorder or hide
+  ///   what a person reads.
+  /// - Newlines, tabs and other whitespace become one space between words.
+  /// - Text over `maximumLength` characters is cut and ends with "…".
+  public static func sanitize(_ text: String, maximumLength: Int = maximumLength) -> String {
+    let scalars = Array(text.unicodeScalars)
+    var output = String.UnicodeScalarView()
+    var index = 0
+    var pendingSpace = false
+
+    while index < scalars.count {
+      let scalar = scalars[index]
+      index += 1
+      switch scalar.value {
+      case 0x1B:
+        index = skipEscape(scalars, from: index)
+      case 0x9B:
+        index = skipControlSequence(scalars, from: index)
+      case 0x90, 0x98, 0x9D, 0x9E, 0x9F:
+        index = skipControlString(scalars, from: index)
+      default:
+        if scalar.properties.isWhitespace {
+          pendingSpace = !output.isEmpty
+        } else if isInvisible(scalar) {
+          continue
+        } else {
+          if pendingSpace { output.append(" ") }
+          pendingSpace = false
+          output.append(scalar)
+        }
+      }
+    }
+
+    let result = String(output)
+    guard maximumLength > 0, result.count > maximumLength else { return result }
+    let cut = result.prefix(maximumLength - 1)
+    return cut.trimmingTrailingSpaces() + "…"
+  }
+
+  private static func isInvisible(_ scalar: Unicode.Scalar) -> Bool {
+    switch scalar.properties.generalCategory {
+    case .control, .format, .surrogate, .unassigned: true
+    default: false
+    }
+  }
+
+  /// After ESC: skips the rest of the sequence and returns the index after it.
+  private static func skipEscape(_ scalars: [Unicode.Scalar], from start: Int) -> Int {
+    guard start < scalars.count else { return start }
+    switch scalars[start] {
+    case "[":
+      return skipControlSequence(scalars, from: start + 1)
+    case "]", "P", "X", "^", "_":
+      return skipControlString(scalars, from: start + 1)
+    default:
+      // Intermediate bytes (as in `ESC ( B`), then one final byte.
+      var index = start
+      while index < scalars.count, (0x20...0x2F).contains(scalars[index].value) {
+        index += 1
+      }
+      return index < scalars.count ? index + 1 : index
+    }
+  }
+
+  /// After CSI: skips parameter and intermediate bytes and the final byte.
+  private static func skipControlSequence(_ scalars: [Unicode.Scalar], from start: Int) -> Int {
+    var index = start
+    while index < scalars.count, (0x20...0x3F).contains(scalars[index].value) {
+      index += 1
+    }
+    if index < scalars.count, (0x40...0x7E).contains(scalars[index].value) {
+      index += 1
+    }
+    return index
+  }
+
+  /// After OSC, DCS, SOS, PM or APC: skips to the string terminator (BEL, `ESC \` or ST).
+  private static func skipControlString(_ scalars: [Unicode.Scalar], from start: Int) -> Int {
+    var index = start
+    while index < scalars.count {
+      switch scalars[index].value {
+      case 0x07, 0x9C:
+        return index + 1
+      case 0x1B:
+        return index + 1 < scalars.count && scalars[index + 1] == "\\" ? index + 2 : index + 1
+      default:
+        index += 1
+      }
+    }
+    return index
+  }
+}
+
+extension Substring {
+  fileprivate func trimmingTrailingSpaces() -> String {
+    var text = self
+    while text.last == " " { text.removeLast() }
+    return String(text)
+  }
+}

@@ -1,0 +1,50 @@
+/// What kind of fact to ask for about a number.
+public enum FactKind: String, CaseIterable, Sendable {
+  /// A general fact: "42 is the answer to life, the universe and everything."
+  case trivia
+  /// A mathematical property.
+  case math
+  /// A fact about a day of the year; the number is the day (1 to 366).
+  case date
+  /// A fact about a year; zero and negative numbers are years before 1 AD.
+  case year
+
+  /// The kind after this one, wrapping from the last to the first.
+  public var next: FactKind {
+    let all = Self.allCases
+    return all[(all.firstIndex(of: self)! + 1) % all.count]
+  }
+}
+
+/// Where a fact came from.
+public enum FactSource: Sendable, Equatable {
+  /// From the fact server.
+  case live
+  /// Computed locally, without the network.
+  case offline
+}
+
+/// A fact about a number.
+public struct NumberFact: Equatable, Sendable {
+  /// The number the fact is about: the one that was asked for.
+  public var number: Int
+  /// The kind of fact.
+  public var kind: FactKind
+  /// The fact, one line of sanitized text, safe to print to a terminal.
+  public var text: String
+  /// `false` when the server knows nothing special about the number and says so.
+  public var found: Bool
+  /// Where the fact came from.
+  public var source: FactSource
+
+  /// Creates a fact.
+  public init(
+    number: Int, kind: FactKind, text: String, found: Bool = true, source: FactSource = .live
+  ) {
+    self.number = number
+    self.kind = kind
+    self.text = text
+    self.found = found
+    self.source = source
+  }
+}

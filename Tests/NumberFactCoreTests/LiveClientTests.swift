@@ -1,0 +1,207 @@
+import FlyingFox
+import Foundation
+import NumberFactCore
+import Testing
+
+@Suite struct LiveClientTests {
+  @Test func foundFactIsReadAndTrustsTheNumberWeAskedFor() async throws {
+    let server = try await FactServer(
+      body: factJSON(text: "42 is the answer to everything.", number: "42"))
+    defer { Task { await server.stop() } }
+    let fact = try await NumberFactClient.live(baseURL: server.baseURL).fact(42, .trivia)
+    #expect(
+      fact
+        == NumberFact(
+          number: 42, kind: .trivia, text: "42 is the answer to everything.", found: true,
+          source: .live))
+  }
+
+  @Test func notFoundFactKeepsFoundFalse() async throws {
+    let server = try await FactServer(
+      body: factJSON(text: "123456 is an unremarkable number.", found: false))
+    defer { Task { await server.stop() } }
+    let fact = try await NumberFactClient.live(baseURL: server.baseURL).fact(123_456, .math)
+    #expect(fact.found == false)
+    #expect(fact.number == 123_456)
+    #expect(fact.kind == .math)
+  }
+
+  @Test(arguments: [#""42""#, "4.2e1", "1e300", #""lots""#])
+  func numberFieldInAnyShapeIsAccepted(number: String) async throws {
+    let server = try await FactServer(body: factJSON(text: "A fact.", number: number))
+    defer { Task { await server.stop() } }
+    let fact = try await NumberFactClient.live(baseURL: server.baseURL).fact(42, .trivia)
+    #expect(fact.number == 42)
+    #expect(fact.text == "A fact.")
+  }
+
+  @Test(arguments: [
+    (404, "<html><body><h1>Not Found</h1></body></html>"),
+    (400, "Invalid url"),
+    (500, "oops"),
+    (502, "<html>Bad Gateway</html>"),
+  ])
+  func errorStatusIsAnErrorCarryingTheStatus(status: Int, body: String) async throws {
+    let server = try await FactServer(status: status, body: body)
+    defer { Task { await server.stop() } }
+    await #expect(throws: NumberFactError.httpStatus(status)) {
+      try await NumberFactClient.live(baseURL: server.baseURL).fact(1, .trivia)
+    }
+  }
+
+  @Test(arguments: ["", "not json", "[1, 2, 3]", #"{"found": true}"#, #"{"text": "  \n "}"#])
+  func malformedAnswerIsAnError(body: String) async throws {
+    let server = try await FactServer(body: body)
+    defer { Task { await server.stop() } }
+    await #expect {
+      try await NumberFactClient.live(baseURL: server.baseURL).fact(1, .trivia)
+    } throws: { error in
+      if case .malformedResponse = error as? NumberFactError { return true }
+      return false
+    }
+  }
+
+  @Test func oversizedBodyIsRejected() async throws {
+    let server = try await FactServer(data: Data(repeating: UInt8(ascii: "a"), count: 1 << 20))
+    defer { Task { await server.stop() } }
+    await #expect(throws: NumberFactError.responseTooLarge(limit: 64 * 1024)) {
+      try await NumberFactClient.live(baseURL: server.baseURL).fact(1, .trivia)
+    }
+  }
+
+  @Test func oversizedBodyWithoutALengthIsCutOffAtTheLimit() async throws {
+    let (chunks, feed) = AsyncStream<[UInt8]>.makeStream()
+    let server = try await FactServer { _ in
+      HTTPResponse(statusCode: .ok, body: HTTPBodySequence(from: FedBody(chunks: chunks)))
+    }
+    defer { Task { await server.stop() } }
+    // Far more than the limit is offered; the client must stop reading at 64 KiB.
+    for _ in 0..<64 { feed.yield([UInt8](repeating: UInt8(ascii: "a"), count: 16 * 1024)) }
+    await #expect(throws: NumberFactError.responseTooLarge(limit: 64 * 1024)) {
+      try await NumberFactClient.live(baseURL: server.baseURL).fact(1, .trivia)
+    }
+    feed.finish()
+  }
+
+  @Test func invalidUTF8IsReplacedNotFatal() async throws {
+    var body = Data(#"{"text": "bad "#.utf8)
+    body.append(contentsOf: [0xFF, 0xFE, 0xC3])
+    body.append(contentsOf: Data(#" bytes", "found": true}"#.utf8))
+    let server = try await FactServer(data: body)
+    defer { Task { await server.stop() } }
+    let fact = try await NumberFactClient.live(baseURL: server.baseURL).fact(7, .trivia)
+    #expect(fact.text.hasPrefix("bad "))
+    #expect(fact.text.hasSuffix(" bytes"))
+    #expect(fact.text.contains("\u{FFFD}"))
+  }
+
+  @Test func escapeSequencesAndBidiOverridesAreStripped() async throws {
+    let hostile =
+      "\u{1B}]52;c;ZWNobyBwd25lZA==\u{07}7 is \u{1B}[31mred\u{1B}[0m\u{202E}desrever\u{202C} and\u{1B}c\n\tsafe\u{9B}2J."
+    let server = try await FactServer(body: factJSON(text: hostile))
+    defer { Task { await server.stop() } }
+    let fact = try await NumberFactClient.live(baseURL: server.baseURL).fact(7, .trivia)
+    #expect(fact.text == "7 is reddesrever and safe.")
+  }
+
+  @Test(arguments: [(-5, FactKind.trivia), (0, .math), (366, .date), (-44, .year), (.max, .math)])
+  func requestURLIsNumberThenKindThenJSON(number: Int, kind: FactKind) async throws {
+    let server = try await FactServer(body: factJSON(text: "A fact."))
+    defer { Task { await server.stop() } }
+    _ = try await NumberFactClient.live(baseURL: server.baseURL).fact(number, kind)
+    let request = try #require(await server.nextRequest())
+    #expect(request.path == "/\(number)/\(kind.rawValue)")
+    #expect(request.query == ["json"])
+  }
+
+  @Test func baseURLPathIsKeptAsAPrefix() throws {
+    let url = NumberFactClient.factURL(
+      baseURL: URL(string: "http://example.com/api/")!, number: -3, kind: .year)
+    #expect(url?.absoluteString == "http://example.com/api/-3/year?json")
+    #expect(
+      NumberFactClient.factURL(baseURL: URL(string: "file:///tmp")!, number: 1, kind: .math)
+        == nil)
+  }
+
+  @Test func serverThatNeverAnswersTimesOutOnTime() async throws {
+    let (never, _) = AsyncStream<Never>.makeStream()
+    let server = try await FactServer { _ in
+      for await _ in never {}
+      return HTTPResponse(statusCode: .ok)
+    }
+    defer { Task { await server.stop() } }
+    let clock = ContinuousClock()
+    let start = clock.now
+    await #expect(throws: NumberFactError.timedOut(after: .milliseconds(300))) {
+      try await NumberFactClient.live(baseURL: server.baseURL, timeout: .milliseconds(300))
+        .fact(1, .trivia)
+    }
+    #expect(clock.now - start < .milliseconds(1_300))
+  }
+
+  @Test func serverThatDripsBytesTimesOutOnTime() async throws {
+    let (chunks, feed) = AsyncStream<[UInt8]>.makeStream()
+    let server = try await FactServer { _ in
+      HTTPResponse(
+        statusCode: .ok, headers: [.contentLength: "1000"],
+        body: HTTPBodySequence(from: FedBody(chunks: chunks), count: 1_000))
+    }
+    defer { Task { await server.stop() } }
+    let clock = ContinuousClock()
+    let start = clock.now
+    let fetch = Task {
+      try await NumberFactClient.live(baseURL: server.baseURL, timeout: .milliseconds(300))
+        .fact(1, .trivia)
+    }
+    _ = await server.nextRequest()
+    // Keep the connection busy with a byte at a time until the client gives up. The pause
+    // is the slow server's pace: the scenario under test, not a synchronization.
+    let drip = Task {
+      while !Task.isCancelled {
+        feed.yield([UInt8(ascii: " ")])
+        try await Task.sleep(for: .milliseconds(50))  // failure bound: paces the drip only
+      }
+    }
+    await #expect(throws: NumberFactError.timedOut(after: .milliseconds(300))) {
+      try await fetch.value
+    }
+    drip.cancel()
+    feed.finish()
+    #expect(clock.now - start < .milliseconds(1_300))
+  }
+
+  @Test func connectionClosedMidBodyIsConnectionLost() async throws {
+    let url = try rawServerOnce(
+      "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{\"text\": \"cut"
+    )
+    await #expect(throws: NumberFactError.connectionLost) {
+      try await NumberFactClient.live(baseURL: url, timeout: .seconds(5)).fact(1, .trivia)
+    }
+  }
+
+  @Test func cancellingTheCallerCancelsTheRequestPromptly() async throws {
+    let (never, _) = AsyncStream<Never>.makeStream()
+    let server = try await FactServer { _ in
+      for await _ in never {}
+      return HTTPResponse(statusCode: .ok)
+    }
+    defer { Task { await server.stop() } }
+    let fetch = Task {
+      try await NumberFactClient.live(baseURL: server.baseURL, timeout: .seconds(30))
+        .fact(1, .trivia)
+    }
+    _ = await server.nextRequest()
+    let clock = ContinuousClock()
+    let start = clock.now
+    fetch.cancel()
+    await #expect(throws: CancellationError.self) { try await fetch.value }
+    #expect(clock.now - start < .seconds(1))
+  }
+
+  @Test func unreachableHostIsUnreachable() async throws {
+    let url = try await FactServer.closedPortURL()
+    await #expect(throws: NumberFactError.unreachable(host: "127.0.0.1")) {
+      try await NumberFactClient.live(baseURL: url).fact(1, .trivia)
+    }
+  }
+}
