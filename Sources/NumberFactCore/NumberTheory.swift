@@ -163,15 +163,12 @@ enum NumberTheory {
   /// The k with 1 + 2 + … + k = n, if there is one (k ≥ 1).
   static func triangularIndex(_ n: UInt64) -> UInt64? {
     guard n > 0 else { return nil }
-    let k = squareRoot(n.multipliedReportingOverflow(by: 2).overflow ? .max : 2 * n)
-    for candidate in [k > 0 ? k - 1 : 0, k, k + 1] where candidate > 0 {
-      let (product, overflow) = candidate.multipliedFullWidth(by: candidate + 1)
-      if !(overflow > 1) {
-        let half = (UInt64(overflow) << 63) | (product >> 1)
-        if half == n && product & 1 == 0 { return candidate }
-      }
-    }
-    return nil
+    // k(k + 1) = 2n, in 128 bits so that 2n cannot overflow.
+    let target = UInt128(n) * 2
+    var k = UInt128(Double(target).squareRoot())
+    while k * (k + 1) > target { k -= 1 }
+    while (k + 1) * (k + 2) <= target { k += 1 }
+    return k * (k + 1) == target ? UInt64(k) : nil
   }
 
   /// Roman numerals, for 1 to 3999.

@@ -1,0 +1,102 @@
+import Dependencies
+import FlyingFox
+import Foundation
+import NumberFactCore
+import Testing
+
+@Suite struct AutoClientTests {
+  @Test func answersFromTheServerWhenItCan() async throws {
+    let server = try await FactServer(body: factJSON(text: "Live fact."))
+    defer { Task { await server.stop() } }
+    let fact = try await NumberFactClient.auto(baseURL: server.baseURL).fact(9, .trivia)
+    #expect(fact.source == .live)
+    #expect(fact.text == "Live fact.")
+  }
+
+  @Test func fallsBackToOfflineWhenTheHostIsUnreachable() async throws {
+    let url = try await FactServer.closedPortURL()
+    let fact = try await NumberFactClient.auto(baseURL: url).fact(9, .math)
+    let offline = try await NumberFactClient.offline.fact(9, .math)
+    #expect(fact == offline)
+    #expect(fact.source == .offline)
+  }
+
+  @Test func fallsBackToOfflineWhenTheServerTimesOut() async throws {
+    let (never, _) = AsyncStream<Never>.makeStream()
+    let server = try await FactServer { _ in
+      for await _ in never {}
+      return HTTPResponse(statusCode: .ok)
+    }
+    defer { Task { await server.stop() } }
+    let fact = try await NumberFactClient.auto(baseURL: server.baseURL, timeout: .milliseconds(200))
+      .fact(9, .year)
+    #expect(fact.source == .offline)
+    #expect(fact.kind == .year)
+  }
+
+  @Test func doesNotFallBackOnAnHTTPError() async throws {
+    let server = try await FactServer(status: 500, body: "oops")
+    defer { Task { await server.stop() } }
+    await #expect(throws: NumberFactError.httpStatus(500)) {
+      try await NumberFactClient.auto(baseURL: server.baseURL).fact(9, .trivia)
+    }
+  }
+
+  @Test func doesNotFallBackOnAMalformedAnswer() async throws {
+    let server = try await FactServer(body: "<html>captive portal</html>")
+    defer { Task { await server.stop() } }
+    await #expect(throws: NumberFactError.malformedResponse(reason: "not a JSON fact")) {
+      try await NumberFactClient.auto(baseURL: server.baseURL).fact(9, .trivia)
+    }
+  }
+}
+
+@Suite struct DependencyTests {
+  @Test func unoverriddenClientFailsTheTest() async {
+    @Dependency(\.numberFact) var numberFact
+    await withKnownIssue {
+      _ = try? await numberFact.fact(5, .math)
+    } matching: { issue in
+      issue.description.contains("Unimplemented: @Dependency(\\.numberFact).fact(5, .math)")
+    }
+  }
+
+  @Test func overriddenClientIsUsed() async throws {
+    let fact = try await withDependencies {
+      $0.numberFact = .offline
+    } operation: {
+      @Dependency(\.numberFact) var numberFact
+      return try await numberFact.fact(5, .math)
+    }
+    #expect(fact.source == .offline)
+  }
+}
+
+@Suite struct ErrorDescriptionTests {
+  @Test(arguments: [
+    (NumberFactError.httpStatus(404), "The fact server answered HTTP 404 (Not Found)."),
+    (.httpStatus(418), "The fact server answered HTTP 418."),
+    (.timedOut(after: .seconds(5)), "No answer from the fact server within 5 seconds."),
+    (.timedOut(after: .milliseconds(1_500)), "No answer from the fact server within 1.5 seconds."),
+    (.unreachable(host: "numbersapi.com"), "Cannot reach numbersapi.com."),
+    (.connectionLost, "The connection to the fact server was lost."),
+    (.responseTooLarge(limit: 65_536), "The fact server's answer was larger than 64 KiB."),
+    (
+      .malformedResponse(reason: "empty body"),
+      "The fact server's answer was not a fact: empty body."
+    ),
+  ])
+  func describesEachErrorOnOneLine(error: NumberFactError, text: String) {
+    #expect(error.description == text)
+    #expect(!error.description.contains("\n"))
+  }
+
+  @Test func onlyNetworkFailuresAreTransportFailures() {
+    #expect(NumberFactError.timedOut(after: .seconds(1)).isTransportFailure)
+    #expect(NumberFactError.unreachable(host: "x").isTransportFailure)
+    #expect(NumberFactError.connectionLost.isTransportFailure)
+    #expect(!NumberFactError.httpStatus(500).isTransportFailure)
+    #expect(!NumberFactError.responseTooLarge(limit: 1).isTransportFailure)
+    #expect(!NumberFactError.malformedResponse(reason: "x").isTransportFailure)
+  }
+}

@@ -1,0 +1,75 @@
+import NumberFactCore
+import Testing
+
+@Suite struct FactTextTests {
+  @Test(arguments: [
+    ("plain text", "plain text"),
+    ("  padded \n\n text \t ", "padded text"),
+    ("line\r\nbreaks\u{2028}and\u{85}more", "line breaks and more"),
+    ("\u{1B}[2J\u{1B}[H cleared", "cleared"),
+    ("\u{1B}[38;5;196mred\u{1B}[0m", "red"),
+    ("\u{1B}]0;pwned title\u{07}title", "title"),
+    ("\u{1B}]52;c;ZWNobyBoaQ==\u{1B}\\clipboard", "clipboard"),
+    ("\u{1B}Preset\u{1B}\\dcs", "dcs"),
+    ("\u{1B}creset", "reset"),
+    ("\u{1B}(Bcharset", "charset"),
+    ("\u{9B}31mc1 csi", "c1 csi"),
+    ("\u{9D}0;title\u{9C}c1 osc", "c1 osc"),
+    ("bell\u{07} null\u{00} del\u{7F}", "bell null del"),
+    ("\u{202E}evil\u{202C} \u{2066}iso\u{2069}", "evil iso"),
+    ("zero\u{200B}width\u{FEFF}", "zerowidth"),
+    ("unterminated \u{1B}]52;c;AAAA", "unterminated"),
+    ("trailing escape \u{1B}", "trailing escape"),
+    ("日本語 and 😀 stay", "日本語 and 😀 stay"),
+  ])
+  func removesWhatCouldTrickATerminal(input: String, expected: String) {
+    #expect(FactText.sanitize(input) == expected)
+  }
+
+  @Test func capsTheLengthWithAnEllipsis() {
+    let long = String(repeating: "word ", count: 1_000)
+    let text = FactText.sanitize(long)
+    #expect(text.count == FactText.maximumLength)
+    #expect(text.hasSuffix("…"))
+    #expect(!text.dropLast().hasSuffix(" "))
+  }
+
+  @Test func sanitizingTwiceChangesNothing() {
+    let hostile = "\u{1B}[1mbold\u{1B}[0m \u{202E}x\n\ty \u{9B}5n"
+    let once = FactText.sanitize(hostile)
+    #expect(FactText.sanitize(once) == once)
+  }
+
+  @Test func noControlOrFormatScalarSurvivesRandomInput() {
+    var generator = SplitMix64(seed: 0x5EED)
+    let alphabet: [Unicode.Scalar] =
+      (0...0x20).compactMap(Unicode.Scalar.init) + (0x7F...0xA0).compactMap(Unicode.Scalar.init)
+      + ["[", "]", ";", "\\", "m", "a", "😀", "\u{202E}", "\u{2066}", "\u{200B}"]
+    for _ in 0..<2_000 {
+      let length = Int(generator.next() % 64)
+      var input = String.UnicodeScalarView()
+      for _ in 0..<length { input.append(alphabet[Int(generator.next() % UInt64(alphabet.count))]) }
+      let output = FactText.sanitize(String(input))
+      #expect(
+        !output.unicodeScalars.contains {
+          $0.properties.generalCategory == .control || $0.properties.generalCategory == .format
+        })
+      #expect(!output.hasPrefix(" ") && !output.hasSuffix(" ") && !output.contains("  "))
+    }
+  }
+}
+
+/// A small seeded generator, so property tests are reproducible.
+struct SplitMix64: RandomNumberGenerator {
+  var state: UInt64
+
+  init(seed: UInt64) { state = seed }
+
+  mutating func next() -> UInt64 {
+    state &+= 0x9E37_79B9_7F4A_7C15
+    var z = state
+    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+    return z ^ (z >> 31)
+  }
+}
