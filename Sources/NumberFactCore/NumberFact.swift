@@ -11,8 +11,12 @@ public enum FactKind: String, CaseIterable, Sendable {
 
   /// The kind after this one, wrapping from the last to the first.
   public var next: FactKind {
-    let all = Self.allCases
-    return all[(all.firstIndex(of: self)! + 1) % all.count]
+    switch self {
+    case .trivia: .math
+    case .math: .date
+    case .date: .year
+    case .year: .trivia
+    }
   }
 }
 

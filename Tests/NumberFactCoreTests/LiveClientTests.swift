@@ -154,12 +154,13 @@ import Testing
         .fact(1, .trivia)
     }
     _ = await server.nextRequest()
-    // Keep the connection busy with a byte at a time until the client gives up. The pause
-    // is the slow server's pace: the scenario under test, not a synchronization.
+    // Keep the connection busy with a byte every 50 ms until the client gives up, so an
+    // idle timeout would never fire. This pause is the slow server itself, the scenario
+    // under test; nothing in the test waits on it.
     let drip = Task {
       while !Task.isCancelled {
         feed.yield([UInt8(ascii: " ")])
-        try await Task.sleep(for: .milliseconds(50))  // failure bound: paces the drip only
+        try await Task.sleep(for: .milliseconds(50))
       }
     }
     await #expect(throws: NumberFactError.timedOut(after: .milliseconds(300))) {

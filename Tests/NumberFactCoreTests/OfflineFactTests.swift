@@ -185,3 +185,12 @@ import Testing
     for (n, text) in cases { #expect(NumberTheory.ordinal(n) == text) }
   }
 }
+
+@Suite struct FactKindTests {
+  @Test func nextKindCyclesThroughEveryKind() {
+    #expect(FactKind.trivia.next == .math)
+    #expect(FactKind.math.next == .date)
+    #expect(FactKind.date.next == .year)
+    #expect(FactKind.year.next == .trivia)
+  }
+}
