@@ -22,11 +22,7 @@ import Testing
   }
 
   @Test func fallsBackToOfflineWhenTheServerTimesOut() async throws {
-    let (never, _) = AsyncStream<Never>.makeStream()
-    let server = try await FactServer { _ in
-      for await _ in never {}
-      return HTTPResponse(statusCode: .ok)
-    }
+    let server = try await FactServer.silent()
     defer { Task { await server.stop() } }
     let fact = try await NumberFactClient.auto(baseURL: server.baseURL, timeout: .milliseconds(200))
       .fact(9, .year)

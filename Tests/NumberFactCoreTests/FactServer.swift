@@ -55,6 +55,14 @@ final class FactServer: Sendable {
     }
   }
 
+  /// A server that takes each request and never answers it.
+  static func silent() async throws -> FactServer {
+    try await FactServer { _ in
+      for await _ in AsyncStream<Never>.makeStream().stream {}
+      return HTTPResponse(statusCode: .ok)
+    }
+  }
+
   /// Waits for the next request the server receives.
   func nextRequest() async -> Request? {
     var iterator = requests.makeAsyncIterator()

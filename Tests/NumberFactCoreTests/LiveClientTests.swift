@@ -124,11 +124,7 @@ import Testing
   }
 
   @Test func serverThatNeverAnswersTimesOutOnTime() async throws {
-    let (never, _) = AsyncStream<Never>.makeStream()
-    let server = try await FactServer { _ in
-      for await _ in never {}
-      return HTTPResponse(statusCode: .ok)
-    }
+    let server = try await FactServer.silent()
     defer { Task { await server.stop() } }
     let clock = ContinuousClock()
     let start = clock.now
@@ -181,11 +177,7 @@ import Testing
   }
 
   @Test func cancellingTheCallerCancelsTheRequestPromptly() async throws {
-    let (never, _) = AsyncStream<Never>.makeStream()
-    let server = try await FactServer { _ in
-      for await _ in never {}
-      return HTTPResponse(statusCode: .ok)
-    }
+    let server = try await FactServer.silent()
     defer { Task { await server.stop() } }
     let fetch = Task {
       try await NumberFactClient.live(baseURL: server.baseURL, timeout: .seconds(30))
