@@ -9,12 +9,14 @@ let package = Package(
     .library(name: "TaskProviding", targets: ["TaskProviding"]),
     .library(name: "TaskProvidingTesting", targets: ["TaskProvidingTesting"]),
     .library(name: "NumberFactCore", targets: ["NumberFactCore"]),
+    .library(name: "NumberFactTesting", targets: ["NumberFactTesting"]),
   ],
   dependencies: [
     .package(
       url: "https://github.com/pointfreeco/swift-dependencies", exact: "1.17.1", traits: ["Clocks"]),
     .package(url: "https://github.com/pointfreeco/swift-concurrency-extras", from: "1.4.3"),
     .package(url: "https://github.com/pointfreeco/xctest-dynamic-overlay", from: "1.13.1"),
+    .package(url: "https://github.com/pointfreeco/swift-custom-dump", from: "1.7.3"),
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
     .package(url: "https://github.com/swhitty/FlyingFox", from: "0.27.1"),
   ],
@@ -45,6 +47,15 @@ let package = Package(
         .product(name: "IssueReporting", package: "xctest-dynamic-overlay"),
       ]
     ),
+    .target(
+      name: "NumberFactTesting",
+      dependencies: [
+        "NumberFactCore",
+        .product(name: "CustomDump", package: "swift-custom-dump"),
+        .product(name: "IssueReporting", package: "xctest-dynamic-overlay"),
+        .product(name: "IssueReportingTestSupport", package: "xctest-dynamic-overlay"),
+      ]
+    ),
     .executableTarget(
       name: "numberfact",
       dependencies: [
@@ -65,6 +76,11 @@ let package = Package(
       name: "NumberFactCoreTests",
       dependencies: [
         "NumberFactCore",
+        "NumberFactTesting",
+        "TaskProviding",
+        "TaskProvidingTesting",
+        .product(name: "ConcurrencyExtras", package: "swift-concurrency-extras"),
+        .product(name: "CustomDump", package: "swift-custom-dump"),
         .product(name: "Dependencies", package: "swift-dependencies"),
         .product(name: "FlyingFox", package: "FlyingFox"),
         .product(name: "IssueReportingTestSupport", package: "xctest-dynamic-overlay"),

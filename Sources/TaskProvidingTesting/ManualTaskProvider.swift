@@ -87,6 +87,26 @@ public final class ManualTaskProvider: TaskProvider {
     throw PendingTasksError(timeout: timeout, pending: ledger.runningRecords)
   }
 
+  /// Returns once at least `count` tasks are held, so a test can wait for code running
+  /// elsewhere to spawn, then step what it spawned.
+  ///
+  /// ```swift
+  /// async let tap: Void = model.getFactButtonTapped()  // spawns its request, then awaits it
+  /// try await provider.waitForHeldTasks()              // the request is spawned and held
+  /// #expect(model.isLoading)
+  /// await provider.runNext()
+  /// await tap
+  /// ```
+  /// - Parameters:
+  ///   - count: How many held tasks to wait for.
+  ///   - timeout: Bounds a failure only; success returns as soon as they are held.
+  /// - Throws: ``PendingTasksError`` listing the pending tasks at the timeout.
+  public func waitForHeldTasks(_ count: Int = 1, timeout: Duration = .seconds(5)) async throws {
+    if await ledger.wait(for: .held(count), timeout: timeout) { return }
+    try Task.checkCancellation()
+    throw PendingTasksError(timeout: timeout, pending: ledger.pendingRecords)
+  }
+
   /// Starts the oldest held task and returns when it has finished.
   ///
   /// Reports an issue when nothing is held, or when the task has not finished within

@@ -40,7 +40,19 @@ final class TaskLedger: Sendable {
       case .idle: pending.isEmpty
       case .noneRunning: running.isEmpty
       case .finished(let index): !pending.contains(index)
+      case .held(let count): pending.count - running.count >= count
       }
+    }
+
+    /// Removes and returns the waiters whose condition now holds.
+    mutating func takeReadyWaiters() -> [CheckedContinuation<Void, Never>] {
+      guard !waiters.isEmpty else { return [] }
+      var ready: [CheckedContinuation<Void, Never>] = []
+      for (waiter, (condition, continuation)) in waiters where holds(condition) {
+        waiters[waiter] = nil
+        ready.append(continuation)
+      }
+      return ready
     }
   }
 
@@ -52,6 +64,8 @@ final class TaskLedger: Sendable {
     case noneRunning
     /// The task with this index has finished.
     case finished(Int)
+    /// At least this many tasks are held.
+    case held(Int)
   }
 
   private let state = Mutex(State())
@@ -62,7 +76,7 @@ final class TaskLedger: Sendable {
     _ kind: TaskRecord.Kind, name: String?, priority: TaskPriority?,
     location: TaskSourceLocation, held: Bool
   ) -> Int {
-    state.withLock { state in
+    let (index, ready) = state.withLock { state in
       let index = state.records.count
       state.records.append(
         TaskRecord(
@@ -70,8 +84,10 @@ final class TaskLedger: Sendable {
           status: held ? .held : .running, isCancelled: false))
       state.pending.insert(index)
       if !held { state.running.insert(index) }
-      return index
+      return (index, held ? state.takeReadyWaiters() : [])
     }
+    for continuation in ready { continuation.resume() }
+    return index
   }
 
   /// Stores the handle of a task that may already have finished on another thread.
@@ -99,12 +115,7 @@ final class TaskLedger: Sendable {
       state.running.remove(index)
       state.handles[index] = nil
       state.cancelRequested.remove(index)
-      var ready: [CheckedContinuation<Void, Never>] = []
-      for (waiter, (condition, continuation)) in state.waiters where state.holds(condition) {
-        state.waiters[waiter] = nil
-        ready.append(continuation)
-      }
-      return ready
+      return state.takeReadyWaiters()
     }
     for continuation in ready { continuation.resume() }
   }

@@ -1,0 +1,190 @@
+import Dependencies
+import Observation
+import TaskProviding
+
+/// The counter whose number you can ask facts about: the app's whole behaviour, with no UI.
+///
+/// Every method is a button. ``getFactButtonTapped()`` spawns the request through
+/// `@Dependency(\.taskProvider)` so that another button can cancel it, and awaits it so a
+/// caller (a test, or the terminal's render loop) knows when it has ended.
+///
+/// Only the latest request may write. A request that was superseded (by another request, a
+/// count or kind change, or the cancel button) writes nothing when it ends, even if its
+/// client ignored cancellation and answered anyway, and it never clears ``isLoading`` for
+/// the request that replaced it.
+@MainActor @Observable
+public final class NumberFactFeature {
+  /// The number facts are asked about.
+  public private(set) var count: Int
+  /// The kind of fact the next request asks for.
+  public private(set) var kind: FactKind
+  /// The fact about ``count``, once the latest request has succeeded.
+  public private(set) var fact: NumberFact?
+  /// Whether a request is in flight.
+  public private(set) var isLoading: Bool
+  /// Why the latest request failed, in one line a person can read.
+  public private(set) var errorMessage: String?
+
+  @ObservationIgnored @Dependency(\.numberFact) private var numberFact
+  @ObservationIgnored @Dependency(\.taskProvider) private var taskProvider
+
+  /// The in-flight request. Its `id` is how a request knows, when it ends, whether it is
+  /// still the latest: handles cannot be compared from inside the task they belong to.
+  @ObservationIgnored private var request: (id: UInt64, task: Task<Void, Never>)?
+  @ObservationIgnored private var lastRequestID: UInt64 = 0
+
+  /// Creates the feature; its fact client and task provider come from the dependencies
+  /// current at this call.
+  public init(count: Int = 0, kind: FactKind = .trivia) {
+    self.count = count
+    self.kind = kind
+    self.fact = nil
+    self.isLoading = false
+    self.errorMessage = nil
+  }
+
+  /// Everything on screen, as one value: what a view draws and what a test compares.
+  public var state: State {
+    State(
+      count: count, kind: kind, fact: fact, isLoading: isLoading, errorMessage: errorMessage)
+  }
+
+  /// Adds one to ``count``, stopping at `Int.max`.
+  ///
+  /// A change clears the fact and the error and cancels the request in flight, which was
+  /// about the old number. At `Int.max` nothing changes: the fact still describes the count.
+  public func incrementButtonTapped() {
+    let (next, overflow) = count.addingReportingOverflow(1)
+    guard !overflow else { return }
+    setCount(next)
+  }
+
+  /// Subtracts one from ``count``, stopping at `Int.min`.
+  ///
+  /// A change clears the fact and the error and cancels the request in flight. At `Int.min`
+  /// nothing changes.
+  public func decrementButtonTapped() {
+    let (next, overflow) = count.subtractingReportingOverflow(1)
+    guard !overflow else { return }
+    setCount(next)
+  }
+
+  /// Asks for a fact about the current count and kind, and returns when that request ends.
+  ///
+  /// It cancels the request in flight, clears the fact and the error, and sets
+  /// ``isLoading``. When this request ends, and only if it is still the latest, it sets the
+  /// fact or the error and clears ``isLoading``. Cancelling the calling task cancels the
+  /// request.
+  public func getFactButtonTapped() async {
+    cancelRequest()
+    lastRequestID += 1
+    let id = lastRequestID
+    let (number, kind) = (count, kind)
+    isLoading = true
+    fact = nil
+    errorMessage = nil
+
+    // The spawned task does the writes, so once a task provider says the task has finished,
+    // its effect on the state is complete: tests can wait on the provider alone.
+    let task = taskProvider.task(name: "fact \(number) \(kind)") {
+      let outcome: Result<NumberFact, any Error>
+      do {
+        outcome = .success(try await self.numberFact.fact(number, kind))
+      } catch {
+        outcome = .failure(error)
+      }
+      self.finishRequest(id, outcome)
+    }
+    request = (id, task)
+    await withTaskCancellationHandler {
+      await task.value
+    } onCancel: {
+      task.cancel()
+    }
+  }
+
+  /// Cancels the request in flight, if any. No error is shown for it.
+  public func cancelButtonTapped() {
+    cancelRequest()
+  }
+
+  /// Moves to the next kind of fact (trivia, math, date, year, then trivia again).
+  ///
+  /// Clears the fact and the error and cancels the request in flight, which asked for the
+  /// old kind.
+  public func nextKindButtonTapped() {
+    cancelRequest()
+    kind = kind.next
+    fact = nil
+    errorMessage = nil
+  }
+
+  private func setCount(_ value: Int) {
+    cancelRequest()
+    count = value
+    fact = nil
+    errorMessage = nil
+  }
+
+  /// Ends the latest request from the model's side: its task is cancelled and, because it is
+  /// no longer the latest, will write nothing when it ends.
+  private func cancelRequest() {
+    guard let request else { return }
+    self.request = nil
+    request.task.cancel()
+    isLoading = false
+  }
+
+  private func finishRequest(_ id: UInt64, _ outcome: Result<NumberFact, any Error>) {
+    guard request?.id == id else { return }
+    request = nil
+    isLoading = false
+    switch outcome {
+    case .success(let value):
+      fact = value
+    case .failure(let error):
+      // A cancelled caller ends the request quietly, whatever its client threw for it.
+      if error is CancellationError || Task.isCancelled { return }
+      errorMessage = Self.message(for: error)
+    }
+  }
+
+  /// The one-line message shown for a failed request.
+  public nonisolated static func message(for error: any Error) -> String {
+    let text =
+      switch error {
+      case let error as NumberFactError: error.description
+      case let error as UnimplementedFactError: error.description
+      default: "Could not get a fact: \(String(describing: error))"
+      }
+    return FactText.sanitize(text, maximumLength: 300)
+  }
+}
+
+extension NumberFactFeature {
+  /// A snapshot of everything the feature shows.
+  public struct State: Equatable, Sendable {
+    /// The number facts are asked about.
+    public var count: Int
+    /// The kind of fact the next request asks for.
+    public var kind: FactKind
+    /// The fact about `count`, if the latest request succeeded.
+    public var fact: NumberFact?
+    /// Whether a request is in flight.
+    public var isLoading: Bool
+    /// Why the latest request failed.
+    public var errorMessage: String?
+
+    /// Creates a snapshot; the defaults are those of a new feature.
+    public init(
+      count: Int = 0, kind: FactKind = .trivia, fact: NumberFact? = nil,
+      isLoading: Bool = false, errorMessage: String? = nil
+    ) {
+      self.count = count
+      self.kind = kind
+      self.fact = fact
+      self.isLoading = isLoading
+      self.errorMessage = errorMessage
+    }
+  }
+}

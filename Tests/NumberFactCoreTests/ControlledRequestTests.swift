@@ -1,0 +1,83 @@
+import NumberFactCore
+import NumberFactTesting
+import TaskProvidingTesting
+import Testing
+
+/// Style 1: await the controlled client's requests. The test knows the model is waiting for
+/// an answer because it holds the request, and knows the tap has ended because it awaits it.
+@MainActor @Suite struct ControlledRequestTests {
+  @Test(arguments: FeatureScenario.allCases)
+  func scenario(_ scenario: FeatureScenario) async throws {
+    try await scenario.run()
+  }
+
+  @Test func requestAsksForTheCountAndKind() async throws {
+    let facts = ControlledNumberFactClient()
+    try await withRecordingTaskProvider { provider in
+      let model = makeFeature(count: -12, kind: .year, client: facts.client, provider: provider)
+      async let tap: Void = model.getFactButtonTapped()
+      let request = try await facts.nextRequest()
+      #expect(request.number == -12)
+      #expect(request.kind == .year)
+      request.answer("12 BC was a year.")
+      await tap
+      #expect(model.fact == liveFact(-12, "12 BC was a year.", kind: .year))
+    }
+  }
+
+  @Test func decrementWhileLoadingCancelsToo() async throws {
+    let facts = ControlledNumberFactClient()
+    try await withRecordingTaskProvider { provider in
+      let model = makeFeature(client: facts.client, provider: provider)
+      async let tap: Void = model.getFactButtonTapped()
+      let request = try await facts.nextRequest()
+      model.decrementButtonTapped()
+      #expect(request.observedCancellation)
+      await tap
+      #expect(model.state == State(count: -1))
+    }
+  }
+
+  @Test func cancelledCallerCancelsTheRequest() async throws {
+    let facts = ControlledNumberFactClient()
+    try await withRecordingTaskProvider { provider in
+      let model = makeFeature(client: facts.client, provider: provider)
+      try await withThrowingTaskGroup(of: Void.self) { group in
+        group.addTask { await model.getFactButtonTapped() }
+        let request = try await facts.nextRequest()
+        group.cancelAll()
+        try await group.waitForAll()
+        #expect(request.observedCancellation)
+      }
+      #expect(model.state == State())  // cancelled quietly: no error, not loading
+    }
+  }
+
+  @Test func staleRequestNeverClearsLoadingOfTheNewOne() async throws {
+    // The flaw of an older call's `defer { factTask = nil }`: it wipes the newer handle.
+    let facts = ControlledNumberFactClient()
+    try await withRecordingTaskProvider { provider in
+      let model = makeFeature(client: facts.client, provider: provider)
+      async let firstTap: Void = model.getFactButtonTapped()
+      let first = try await facts.nextRequest()
+      async let secondTap: Void = model.getFactButtonTapped()
+      let second = try await facts.nextRequest()
+      await firstTap  // the first ended (it threw CancellationError when superseded)
+      #expect(first.isEnded)
+      #expect(model.isLoading)
+      model.cancelButtonTapped()  // must still reach the second request
+      #expect(second.observedCancellation)
+      await secondTap
+      #expect(model.state == State())
+    }
+  }
+
+  @Test func nextRequestTimesOutWithAMessage() async throws {
+    let facts = ControlledNumberFactClient()
+    await #expect {
+      _ = try await facts.nextRequest(timeout: .milliseconds(20))
+    } throws: { error in
+      String(describing: error).contains("No fact request arrived within")
+    }
+  }
+}

@@ -1,0 +1,225 @@
+// The feature's timing-sensitive scenarios, each written once and run both once (in
+// ControlledRequestTests) and 10,000 times (in RepetitionTests). They synchronize only on
+// what the code exposes: the controlled client's requests and the awaited button taps.
+// Regions between `// sample:` and `// end sample` are quoted by docs/testing-async.md.
+
+import Dependencies
+import NumberFactCore
+import NumberFactTesting
+import TaskProviding
+import TaskProvidingTesting
+import Testing
+
+/// A feature whose fact client and task provider are the given ones.
+@MainActor
+func makeFeature(
+  count: Int = 0, kind: FactKind = .trivia,
+  client: NumberFactClient, provider: some TaskProvider
+) -> NumberFactFeature {
+  withDependencies {
+    $0.numberFact = client
+    $0.taskProvider = provider
+  } operation: {
+    NumberFactFeature(count: count, kind: kind)
+  }
+}
+
+/// A fact of `text` about `number`, as the controlled client answers it.
+func liveFact(_ number: Int, _ text: String, kind: FactKind = .trivia) -> NumberFact {
+  NumberFact(number: number, kind: kind, text: text)
+}
+
+typealias State = NumberFactFeature.State
+
+/// The timing-sensitive scenarios. Each uses `#require`, so a repeated run stops at the
+/// first failure instead of reporting thousands.
+enum FeatureScenario: String, CaseIterable, CustomTestStringConvertible {
+  case factClearsWhileLoading
+  case loadingUntilSuccess
+  case loadingUntilFailure
+  case loadingUntilCancel
+  case outOfOrderStaleAnswersFirst
+  case outOfOrderStaleAnswersLast
+  case outOfOrderStaleFails
+  case incrementWhileLoading
+  case cancelWhileLoading
+  case nextKindWhileLoading
+
+  var testDescription: String { rawValue }
+
+  @MainActor
+  func run() async throws {
+    switch self {
+    case .factClearsWhileLoading: try await Self.factClearsWhileLoading()
+    case .loadingUntilSuccess: try await Self.isLoadingWhileInFlight(ending: .answer)
+    case .loadingUntilFailure: try await Self.isLoadingWhileInFlight(ending: .failure)
+    case .loadingUntilCancel: try await Self.isLoadingWhileInFlight(ending: .cancel)
+    case .outOfOrderStaleAnswersFirst: try await Self.outOfOrder(stale: .answer, first: true)
+    case .outOfOrderStaleAnswersLast: try await Self.outOfOrder(stale: .answer, first: false)
+    case .outOfOrderStaleFails: try await Self.outOfOrder(stale: .failure, first: true)
+    case .incrementWhileLoading: try await Self.incrementWhileLoading()
+    case .cancelWhileLoading: try await Self.cancelWhileLoading()
+    case .nextKindWhileLoading: try await Self.nextKindWhileLoading()
+    }
+  }
+
+  enum Ending { case answer, failure, cancel }
+
+  // sample: fact-clears-while-loading
+  @MainActor
+  static func factClearsWhileLoading() async throws {
+    let facts = ControlledNumberFactClient()
+    try await withRecordingTaskProvider { provider in
+      let model = makeFeature(client: facts.client, provider: provider)
+
+      async let first: Void = model.getFactButtonTapped()
+      try await facts.nextRequest().answer("0 is nothing.")
+      await first
+      try #require(model.fact?.text == "0 is nothing.")
+
+      async let second: Void = model.getFactButtonTapped()
+      let request = try await facts.nextRequest()  // the model is waiting for the answer
+      try #require(model.fact == nil)
+      try #require(model.isLoading)
+
+      request.answer("0 is the additive identity.")
+      await second
+      try #require(
+        model.state == State(fact: liveFact(0, "0 is the additive identity.")))
+    }
+  }
+  // end sample
+
+  @MainActor
+  static func isLoadingWhileInFlight(ending: Ending) async throws {
+    let facts = ControlledNumberFactClient()
+    try await withRecordingTaskProvider { provider in
+      let model = makeFeature(client: facts.client, provider: provider)
+      try #require(!model.isLoading)
+
+      async let tap: Void = model.getFactButtonTapped()
+      let request = try await facts.nextRequest()
+      try #require(model.isLoading)
+
+      switch ending {
+      case .answer:
+        request.answer("0 is nothing.")
+        await tap
+        try #require(model.state == State(fact: liveFact(0, "0 is nothing.")))
+      case .failure:
+        request.fail(NumberFactError.httpStatus(503))
+        await tap
+        try #require(
+          model.state == State(errorMessage: NumberFactError.httpStatus(503).description))
+      case .cancel:
+        model.cancelButtonTapped()
+        try #require(!model.isLoading)
+        await tap
+        try #require(request.observedCancellation)
+        try #require(model.state == State())
+      }
+    }
+  }
+
+  // sample: out-of-order
+  /// Two taps; the first request ignores its cancellation and answers (or fails) anyway,
+  /// before or after the second. The second wins, and `isLoading` stays true until it ends.
+  @MainActor
+  static func outOfOrder(stale: Ending, first staleFirst: Bool) async throws {
+    let facts = ControlledNumberFactClient(cancellation: .ignore)
+    try await withRecordingTaskProvider { provider in
+      let model = makeFeature(client: facts.client, provider: provider)
+
+      async let firstTap: Void = model.getFactButtonTapped()
+      let first = try await facts.nextRequest()
+      async let secondTap: Void = model.getFactButtonTapped()
+      let second = try await facts.nextRequest()
+      try #require(first.observedCancellation)  // superseded, and told so
+      try #require(!second.observedCancellation)
+
+      if staleFirst {
+        try end(first, with: stale)
+        await firstTap  // returns once the stale request has ended
+        try #require(model.state == State(isLoading: true))  // still waiting for the second
+        second.answer("fresh")
+        await secondTap
+      } else {
+        second.answer("fresh")
+        await secondTap
+        try end(first, with: stale)
+        await firstTap
+      }
+      try #require(model.state == State(fact: liveFact(0, "fresh")))
+    }
+  }
+
+  /// Answers or fails a request that ignores cancellation, and checks it was delivered.
+  static func end(_ request: ControlledNumberFactClient.Request, with ending: Ending) throws {
+    switch ending {
+    case .failure: try #require(request.fail(NumberFactError.connectionLost))
+    default: try #require(request.answer("stale"))
+    }
+  }
+  // end sample
+
+  // sample: increment-while-loading
+  @MainActor
+  static func incrementWhileLoading() async throws {
+    let facts = ControlledNumberFactClient(cancellation: .ignore)
+    try await withRecordingTaskProvider { provider in
+      let model = makeFeature(client: facts.client, provider: provider)
+
+      async let tap: Void = model.getFactButtonTapped()
+      let request = try await facts.nextRequest()
+      model.incrementButtonTapped()
+      try #require(request.observedCancellation)
+      try #require(model.state == State(count: 1))
+
+      try #require(request.answer("0 is a stale answer."))  // delivered, late
+      await tap
+      try #require(model.state == State(count: 1))
+    }
+  }
+  // end sample
+
+  @MainActor
+  static func cancelWhileLoading() async throws {
+    let facts = ControlledNumberFactClient()
+    try await withRecordingTaskProvider { provider in
+      let model = makeFeature(count: 7, client: facts.client, provider: provider)
+
+      async let tap: Void = model.getFactButtonTapped()
+      let request = try await facts.nextRequest()
+      model.cancelButtonTapped()
+      try #require(request.observedCancellation)
+      try #require(request.isEnded)  // the client threw CancellationError at once
+      await tap
+      try #require(model.state == State(count: 7))  // no fact, no error, not loading
+    }
+  }
+
+  @MainActor
+  static func nextKindWhileLoading() async throws {
+    let facts = ControlledNumberFactClient()
+    try await withRecordingTaskProvider { provider in
+      let model = makeFeature(count: 3, client: facts.client, provider: provider)
+
+      async let tap: Void = model.getFactButtonTapped()
+      let request = try await facts.nextRequest()
+      try #require(request.kind == .trivia)
+      model.nextKindButtonTapped()
+      try #require(request.observedCancellation)
+      try #require(model.state == State(count: 3, kind: .math))
+      await tap
+
+      async let again: Void = model.getFactButtonTapped()
+      let next = try await facts.nextRequest()
+      try #require(next.kind == .math && next.number == 3)
+      next.answer("3 is prime.")
+      await again
+      try #require(
+        model.state
+          == State(count: 3, kind: .math, fact: liveFact(3, "3 is prime.", kind: .math)))
+    }
+  }
+}
