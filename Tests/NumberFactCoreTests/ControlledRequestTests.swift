@@ -5,7 +5,7 @@ import Testing
 
 /// Style 1: await the controlled client's requests. The test knows the model is waiting for
 /// an answer because it holds the request, and knows the tap has ended because it awaits it.
-@MainActor @Suite struct ControlledRequestTests {
+@MainActor @Suite(.timeLimit(.minutes(1))) struct ControlledRequestTests {
   @Test(arguments: FeatureScenario.allCases)
   func scenario(_ scenario: FeatureScenario) async throws {
     try await scenario.run()
@@ -32,7 +32,7 @@ import Testing
       async let tap: Void = model.getFactButtonTapped()
       let request = try await facts.nextRequest()
       model.decrementButtonTapped()
-      #expect(request.observedCancellation)
+      try #require(request.observedCancellation)
       await tap
       #expect(model.state == State(count: -1))
     }
@@ -66,7 +66,8 @@ import Testing
       #expect(first.isEnded)
       #expect(model.isLoading)
       model.cancelButtonTapped()  // must still reach the second request
-      #expect(second.observedCancellation)
+      // `#require`, so a regression fails here instead of hanging on the tap below.
+      try #require(second.observedCancellation)
       await secondTap
       #expect(model.state == State())
     }

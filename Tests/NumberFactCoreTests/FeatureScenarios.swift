@@ -29,6 +29,11 @@ func liveFact(_ number: Int, _ text: String, kind: FactKind = .trivia) -> Number
   NumberFact(number: number, kind: kind, text: text)
 }
 
+/// What the offline client answers, to compare with what a feature shows.
+func offlineFact(_ number: Int, _ kind: FactKind) async throws -> NumberFact {
+  try await NumberFactClient.offline.fact(number, kind)
+}
+
 typealias State = NumberFactFeature.State
 
 /// The timing-sensitive scenarios. Each uses `#require`, so a repeated run stops at the

@@ -1,0 +1,47 @@
+import NumberFactCore
+import NumberFactTesting
+import TaskProviding
+import Testing
+
+/// Style 3: observe the published state, not the tasks, for when the test cannot reach the
+/// work (it was spawned by code the test does not control).
+@MainActor @Suite(.timeLimit(.minutes(1))) struct ObservationStyleTests {
+  // sample: observe-state
+  @Test func factAppearsAfterAnUnreachableSpawn() async throws {
+    let model = makeFeature(count: 10, client: .offline, provider: LiveTaskProvider())
+
+    Task { await model.getFactButtonTapped() }  // out of the test's reach
+    try await waitUntil(model) { $0.fact != nil }
+
+    #expect(try await model.state == State(count: 10, fact: offlineFact(10, .trivia)))
+  }
+  // end sample
+
+  @Test func loadingThenAnsweredThroughTheControlledClient() async throws {
+    let facts = ControlledNumberFactClient()
+    let model = makeFeature(client: facts.client, provider: LiveTaskProvider())
+
+    Task { await model.getFactButtonTapped() }
+    try await waitUntil(model) { $0.isLoading }
+    #expect(model.fact == nil)
+    try await facts.nextRequest().answer("0 is even.")
+    try await waitUntil(model) { !$0.isLoading }
+    #expect(model.state == State(fact: liveFact(0, "0 is even.")))
+  }
+
+  @Test func conditionThatAlreadyHoldsReturnsAtOnce() async throws {
+    let model = makeFeature(count: 3, client: .offline, provider: LiveTaskProvider())
+    try await waitUntil(model) { $0.count == 3 }
+  }
+
+  @Test func timeoutReportsTheLastObservedState() async throws {
+    let model = makeFeature(count: 3, client: .offline, provider: LiveTaskProvider())
+    model.incrementButtonTapped()
+    await #expect {
+      try await waitUntil(model, timeout: .milliseconds(20)) { $0.count == 100 }
+    } throws: { error in
+      let description = String(describing: error)
+      return description.contains("did not hold within") && description.contains("4")
+    }
+  }
+}
