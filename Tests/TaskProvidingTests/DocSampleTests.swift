@@ -11,14 +11,18 @@ import Testing
     try String(contentsOf: root.appending(path: path), encoding: .utf8)
   }
 
-  /// The regions between `// sample: NAME` and `// end sample`, without their indentation.
+  /// The regions between `// sample: NAME` and `// end sample` in the Swift files under
+  /// Tests, without their indentation.
   static func samples() throws -> [String: String] {
     var samples: [String: String] = [:]
     var name: String?
     var lines: [Substring] = []
-    for line in try read("Tests/TaskProvidingTests/DocSamples.swift").split(
-      separator: "\n", omittingEmptySubsequences: false)
-    {
+    let sources = FileManager.default.enumerator(atPath: root.appending(path: "Tests").path)?
+      .compactMap { $0 as? String }.filter { $0.hasSuffix(".swift") }.sorted() ?? []
+    let sourceLines = try sources.flatMap {
+      try read("Tests/\($0)").split(separator: "\n", omittingEmptySubsequences: false)
+    }
+    for line in sourceLines {
       let trimmed = line.trimmingCharacters(in: .whitespaces)
       if trimmed.hasPrefix("// sample: ") {
         name = String(trimmed.dropFirst("// sample: ".count))
@@ -69,7 +73,7 @@ import Testing
     #expect(!blocks.isEmpty)
     for block in blocks {
       let name = try #require(block.name, "a ```swift block in \(document) has no sample marker")
-      let sample = try #require(samples[name], "no sample named \(name) in DocSamples.swift")
+      let sample = try #require(samples[name], "no sample named \(name) under Tests")
       #expect(block.code == sample, "\(document) quotes sample \(name) differently")
     }
   }

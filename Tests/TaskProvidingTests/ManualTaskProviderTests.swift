@@ -23,6 +23,33 @@ import Testing
     await task.value
   }
 
+  @Test func waitForHeldTasksReturnsOnceCodeElsewhereHasSpawned() async throws {
+    let provider = ManualTaskProvider()
+    let ran = LockIsolated(false)
+    // Code elsewhere spawns at a time the test does not control.
+    let spawner = Task.detached {
+      _ = provider.task(name: "late") { ran.setValue(true) }
+    }
+    try await provider.waitForHeldTasks()
+    #expect(provider.heldCount == 1)
+    #expect(provider.records.map(\.name) == ["late"])
+    await provider.runNext()
+    #expect(ran.value)
+    await spawner.value
+  }
+
+  @Test func waitForHeldTasksCountsOnlyHeldOnes() async throws {
+    let provider = ManualTaskProvider()
+    provider.task {}
+    provider.task {}
+    try await provider.waitForHeldTasks(2)
+    provider.startNext()
+    await #expect(throws: PendingTasksError.self) {
+      try await provider.waitForHeldTasks(2, timeout: .milliseconds(20))
+    }
+    await provider.runAll()
+  }
+
   @Test func runNextReleasesTheOldestFirst() async {
     let provider = ManualTaskProvider()
     var order: [String] = []
