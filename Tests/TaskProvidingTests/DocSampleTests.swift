@@ -17,7 +17,8 @@ import Testing
     var samples: [String: String] = [:]
     var name: String?
     var lines: [Substring] = []
-    let sources = FileManager.default.enumerator(atPath: root.appending(path: "Tests").path)?
+    let sources =
+      FileManager.default.enumerator(atPath: root.appending(path: "Tests").path)?
       .compactMap { $0 as? String }.filter { $0.hasSuffix(".swift") }.sorted() ?? []
     let sourceLines = try sources.flatMap {
       try read("Tests/\($0)").split(separator: "\n", omittingEmptySubsequences: false)
