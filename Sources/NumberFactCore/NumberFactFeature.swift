@@ -25,8 +25,10 @@ public final class NumberFactFeature {
   /// Why the latest request failed, in one line a person can read.
   public private(set) var errorMessage: String?
 
-  @ObservationIgnored @Dependency(\.numberFact) private var numberFact
-  @ObservationIgnored @Dependency(\.taskProvider) private var taskProvider
+  // Resolved once, at init, into plain values: a dump of the model (a test's failure
+  // message) then shows which client and provider it uses, not the dependency machinery.
+  @ObservationIgnored private let numberFact: NumberFactClient
+  @ObservationIgnored private let taskProvider: any TaskProvider
 
   /// The in-flight request. Its `id` is how a request knows, when it ends, whether it is
   /// still the latest: handles cannot be compared from inside the task they belong to.
@@ -36,6 +38,10 @@ public final class NumberFactFeature {
   /// Creates the feature; its fact client and task provider come from the dependencies
   /// current at this call.
   public init(count: Int = 0, kind: FactKind = .trivia) {
+    @Dependency(\.numberFact) var numberFact
+    @Dependency(\.taskProvider) var taskProvider
+    self.numberFact = numberFact
+    self.taskProvider = taskProvider
     self.count = count
     self.kind = kind
     self.fact = nil

@@ -41,7 +41,7 @@ import Testing
       try await waitUntil(model, timeout: .milliseconds(20)) { $0.count == 100 }
     } throws: { error in
       let description = String(describing: error)
-      return description.contains("did not hold within") && description.contains("4")
+      return description.contains("did not hold within") && description.contains("_count: 4,")
     }
   }
 }
