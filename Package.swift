@@ -10,6 +10,7 @@ let package = Package(
     .library(name: "TaskProvidingTesting", targets: ["TaskProvidingTesting"]),
     .library(name: "NumberFactCore", targets: ["NumberFactCore"]),
     .library(name: "NumberFactTesting", targets: ["NumberFactTesting"]),
+    .library(name: "NumberFactTUI", targets: ["NumberFactTUI"]),
   ],
   dependencies: [
     .package(
@@ -17,6 +18,7 @@ let package = Package(
     .package(url: "https://github.com/pointfreeco/swift-concurrency-extras", from: "1.4.3"),
     .package(url: "https://github.com/pointfreeco/xctest-dynamic-overlay", from: "1.13.1"),
     .package(url: "https://github.com/pointfreeco/swift-custom-dump", from: "1.7.3"),
+    .package(url: "https://github.com/pointfreeco/swift-clocks", from: "1.1.1"),
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
     .package(url: "https://github.com/swhitty/FlyingFox", from: "0.27.1"),
   ],
@@ -56,10 +58,28 @@ let package = Package(
         .product(name: "IssueReportingTestSupport", package: "xctest-dynamic-overlay"),
       ]
     ),
+    .systemLibrary(
+      name: "CNcurses",
+      path: "Modules/CNcurses",
+      pkgConfig: "ncursesw",
+      providers: [.apt(["libncurses-dev"])]
+    ),
+    .target(
+      name: "NumberFactTUI",
+      dependencies: [
+        "CNcurses",
+        "NumberFactCore",
+        "TaskProviding",
+      ]
+    ),
     .executableTarget(
       name: "numberfact",
       dependencies: [
-        .product(name: "ArgumentParser", package: "swift-argument-parser")
+        "NumberFactCore",
+        "NumberFactTUI",
+        "TaskProviding",
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        .product(name: "Dependencies", package: "swift-dependencies"),
       ]
     ),
     .testTarget(
@@ -69,6 +89,20 @@ let package = Package(
         "TaskProvidingTesting",
         .product(name: "ConcurrencyExtras", package: "swift-concurrency-extras"),
         .product(name: "Dependencies", package: "swift-dependencies"),
+        .product(name: "IssueReportingTestSupport", package: "xctest-dynamic-overlay"),
+      ]
+    ),
+    .testTarget(
+      name: "NumberFactTUITests",
+      dependencies: [
+        "NumberFactCore",
+        "NumberFactTUI",
+        "NumberFactTesting",
+        "TaskProviding",
+        "TaskProvidingTesting",
+        .product(name: "Clocks", package: "swift-clocks"),
+        .product(name: "Dependencies", package: "swift-dependencies"),
+        .product(name: "FlyingFox", package: "FlyingFox"),
         .product(name: "IssueReportingTestSupport", package: "xctest-dynamic-overlay"),
       ]
     ),
@@ -90,7 +124,7 @@ let package = Package(
   swiftLanguageModes: [.v6]
 )
 
-for target in package.targets {
+for target in package.targets where target.type != .system {
   target.swiftSettings =
     (target.swiftSettings ?? []) + [
       .enableUpcomingFeature("ExistentialAny")

@@ -21,7 +21,7 @@ public enum FactKind: String, CaseIterable, Sendable {
 }
 
 /// Where a fact came from.
-public enum FactSource: Sendable, Equatable {
+public enum FactSource: Hashable, Sendable {
   /// From the fact server.
   case live
   /// Computed locally, without the network.
@@ -29,7 +29,7 @@ public enum FactSource: Sendable, Equatable {
 }
 
 /// A fact about a number.
-public struct NumberFact: Equatable, Sendable {
+public struct NumberFact: Hashable, Sendable {
   /// The number the fact is about: the one that was asked for.
   public var number: Int
   /// The kind of fact.

@@ -169,7 +169,7 @@ public final class NumberFactFeature {
 
 extension NumberFactFeature {
   /// A snapshot of everything the feature shows.
-  public struct State: Equatable, Sendable {
+  public struct State: Hashable, Sendable {
     /// The number facts are asked about.
     public var count: Int
     /// The kind of fact the next request asks for.

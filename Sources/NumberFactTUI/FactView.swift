@@ -1,0 +1,148 @@
+import NumberFactCore
+
+/// Everything the screen shows: the feature's state plus what only the terminal app has.
+public struct ViewState: Hashable, Sendable {
+  /// The feature's state.
+  public var feature: NumberFactFeature.State
+  /// Which spinner frame to show while loading; any value, it wraps.
+  public var spinnerFrame: Int
+  /// Whether the key help replaces the fact.
+  public var showsHelp: Bool
+
+  /// Creates a view state.
+  public init(
+    feature: NumberFactFeature.State = .init(), spinnerFrame: Int = 0, showsHelp: Bool = false
+  ) {
+    self.feature = feature
+    self.spinnerFrame = spinnerFrame
+    self.showsHelp = showsHelp
+  }
+}
+
+/// The pure view: a state and a size in, a frame out. No terminal, no side effects.
+///
+/// From 9 rows and 24 columns up it draws a title bar, the count and kind, the fact and
+/// the key hints; below that, a compact layout puts the count first and the fact after it.
+/// Every row fits the width, whatever the text, down to a 1×1 terminal.
+public enum FactView {
+  /// The spinner's frames, drawn one after another while a request is in flight.
+  public static let spinner: [String] = ["|", "/", "-", "\\"]
+
+  /// The smallest size that gets the full layout.
+  public static let fullLayoutSize = TerminalSize(rows: 9, columns: 24)
+
+  /// The key hints at the bottom of the full layout.
+  public static let hints = "+/- count  f fact  c cancel  t kind  ? help  q quit"
+
+  /// Lays out `state` for a terminal of `size`.
+  public static func frame(for state: ViewState, size: TerminalSize) -> Frame {
+    guard size.rows > 0, size.columns > 0 else { return Frame(size: size, rows: []) }
+    let full =
+      size.rows >= fullLayoutSize.rows && size.columns >= fullLayoutSize.columns
+    return Frame(size: size, rows: full ? fullLayout(state, size) : compactLayout(state, size))
+  }
+
+  private static func fullLayout(_ state: ViewState, _ size: TerminalSize) -> [Row] {
+    let width = size.columns
+    let feature = state.feature
+    let title = " numberfact"
+    let kindLabel = "\(feature.kind.rawValue) "
+    let gap = width - DisplayWidth.of(title) - DisplayWidth.of(kindLabel)
+    let titleText =
+      gap >= 1
+      ? title + String(repeating: " ", count: gap) + kindLabel
+      : pad(DisplayWidth.clip(title, to: width), to: width)
+    var rows: [Row] = [
+      Row([Span(titleText, .title)]),
+      Row(),
+      Row([Span("  Count  ", .normal), Span(fit("\(feature.count)", width - 9), .count)]),
+      Row([Span(fit("  Kind   \(feature.kind.rawValue)", width), .normal)]),
+      Row(),
+    ]
+    let bodyHeight = size.rows - rows.count - 2
+    let body = bodyRows(state, width: width - 4)
+    rows += truncate(body, to: bodyHeight, width: width - 4).map { row in
+      Row([Span("  ")] + row.spans)
+    }
+    rows += Array(repeating: Row(), count: max(0, size.rows - 1 - rows.count))
+    rows.append(Row([Span(DisplayWidth.clip(" " + hints, to: width), .hint)]))
+    return rows
+  }
+
+  private static func compactLayout(_ state: ViewState, _ size: TerminalSize) -> [Row] {
+    let width = size.columns
+    let feature = state.feature
+    let count = DisplayWidth.clip("\(feature.count)", to: width)
+    var header = [Span(count, .count)]
+    let kind = " " + feature.kind.rawValue
+    if DisplayWidth.of(count) + DisplayWidth.of(kind) <= width {
+      header.append(Span(kind, .hint))
+    }
+    let body = bodyRows(state, width: width)
+    return [Row(header)] + truncate(body, to: size.rows - 1, width: width)
+  }
+
+  /// The part under the count: help, the spinner, the error, the fact, or a prompt.
+  private static func bodyRows(_ state: ViewState, width: Int) -> [Row] {
+    guard width > 0 else { return [] }
+    let feature = state.feature
+    if state.showsHelp {
+      let keysWidth = KeyMap.help.map { DisplayWidth.of($0.keys) }.max() ?? 0
+      return KeyMap.help.map { entry in
+        let keys = pad(entry.keys, to: keysWidth)
+        return Row([Span(DisplayWidth.clip("\(keys)  \(entry.action)", to: width), .normal)])
+      }
+    }
+    if feature.isLoading {
+      let frame = spinner[((state.spinnerFrame % spinner.count) + spinner.count) % spinner.count]
+      let text = "\(frame) Fetching a \(feature.kind.rawValue) fact about \(feature.count)…"
+      return wrapped(text, .normal, width)
+    }
+    if let message = feature.errorMessage {
+      return wrapped("Error: " + safe(message), .error, width)
+    }
+    if let fact = feature.fact {
+      let source =
+        switch fact.source {
+        case .live: "from numbersapi.com"
+        case .offline: "offline fact, computed on this machine"
+        }
+      return wrapped(safe(fact.text), .normal, width) + [Row()]
+        + wrapped("— " + source, .source, width)
+    }
+    return wrapped(
+      "Press f for a \(feature.kind.rawValue) fact about \(feature.count).", .hint, width)
+  }
+
+  /// Text from outside the app (facts, error messages) made safe for a terminal again,
+  /// whatever client produced it.
+  private static func safe(_ text: String) -> String {
+    DisplayWidth.limitingCombiningMarks(FactText.sanitize(text, maximumLength: 2_000))
+  }
+
+  private static func wrapped(_ text: String, _ role: TextRole, _ width: Int) -> [Row] {
+    DisplayWidth.wrap(text, to: width).map { Row([Span($0, role)]) }
+  }
+
+  /// At most `height` rows; when rows are cut, the last one kept ends with "…".
+  private static func truncate(_ rows: [Row], to height: Int, width: Int) -> [Row] {
+    guard height > 0 else { return [] }
+    guard rows.count > height else { return rows }
+    var kept = Array(rows.prefix(height))
+    if var last = kept.popLast(), let span = last.spans.last {
+      var text = span.text
+      while !text.isEmpty, DisplayWidth.of(text) + 1 > width { text.removeLast() }
+      last.spans[last.spans.count - 1] = Span(width >= 1 ? text + "…" : "", span.role)
+      kept.append(last)
+    }
+    return kept
+  }
+
+  private static func fit(_ text: String, _ width: Int) -> String {
+    DisplayWidth.clip(text, to: max(0, width))
+  }
+
+  private static func pad(_ text: String, to width: Int) -> String {
+    text + String(repeating: " ", count: max(0, width - DisplayWidth.of(text)))
+  }
+}

@@ -1,0 +1,73 @@
+/// A key press as the app sees it, independent of the terminal library.
+public enum Key: Hashable, Sendable {
+  /// A printable character.
+  case character(Character)
+  /// A letter pressed with Control: `.control("c")` is Ctrl-C.
+  case control(Character)
+  /// The up arrow.
+  case up
+  /// The down arrow.
+  case down
+  /// The left arrow.
+  case left
+  /// The right arrow.
+  case right
+  /// Enter or Return.
+  case enter
+  /// Escape on its own.
+  case escape
+  /// Backspace.
+  case backspace
+  /// Tab.
+  case tab
+  /// A function key, `F1` is `.function(1)`.
+  case function(Int)
+  /// A key the app has no name for, with the terminal library's code.
+  case other(Int)
+}
+
+/// What a key asks the app to do.
+public enum Action: Hashable, Sendable, CaseIterable {
+  /// Add one to the count.
+  case increment
+  /// Subtract one from the count.
+  case decrement
+  /// Ask for a fact about the count.
+  case getFact
+  /// Cancel the request in flight.
+  case cancel
+  /// Switch to the next kind of fact.
+  case nextKind
+  /// Show or hide the key help.
+  case toggleHelp
+  /// Leave the app.
+  case quit
+}
+
+/// The app's keys: a pure table from key to action.
+public enum KeyMap {
+  /// The action for `key`, or `nil` for a key the app ignores.
+  public static func action(for key: Key) -> Action? {
+    switch key {
+    case .character("+"), .character("="), .up, .character("k"): .increment
+    case .character("-"), .character("_"), .down, .character("j"): .decrement
+    case .character("f"), .enter, .character(" "): .getFact
+    case .character("c"), .escape: .cancel
+    case .character("t"): .nextKind
+    case .character("?"): .toggleHelp
+    case .character("q"), .control("c"): .quit
+    default: nil
+    }
+  }
+
+  /// The keys of each action, as the help screen lists them.
+  public static let help: [(keys: String, action: String)] = [
+    ("+ = ↑ k", "count up"),
+    ("- _ ↓ j", "count down"),
+    ("f Enter Space", "get a fact"),
+    ("c Esc", "cancel the request"),
+    ("t", "next kind of fact"),
+    ("?", "show or hide this help"),
+    ("q Ctrl-C", "quit"),
+  ]
+}

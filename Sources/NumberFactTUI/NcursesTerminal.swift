@@ -1,0 +1,326 @@
+import CNcurses
+import Dispatch
+import Glibc
+
+/// The real terminal, drawn with ncurses.
+///
+/// Everything runs on the main actor, because ncurses is not thread-safe: keys are read
+/// when a Dispatch source on the main queue reports stdin readable, and resizes and stop
+/// signals arrive through Dispatch signal sources on the main queue. Nothing polls.
+///
+/// ``close()`` restores the terminal exactly: it leaves curses mode, shows the cursor and
+/// puts back the `termios` settings saved at ``open(colors:)``.
+@MainActor
+public final class NcursesTerminal: Terminal {
+  /// Why the terminal could not be opened.
+  public enum OpenError: Error, Equatable, CustomStringConvertible {
+    /// Standard input or output is not a terminal.
+    case notATerminal
+    /// `TERM` names no terminal this system describes, or is unset.
+    case unknownTerminal(String)
+
+    public var description: String {
+      switch self {
+      case .notATerminal:
+        "the interactive app needs a terminal on stdin and stdout; in scripts use `numberfact fact N`"
+      case .unknownTerminal(let name):
+        name.isEmpty
+          ? "TERM is not set, so the terminal type is unknown"
+          : "unknown terminal type '\(name)' (TERM); try TERM=xterm-256color"
+      }
+    }
+  }
+
+  /// The signals that stop the app; each arrives as ``TerminalEvent/signal(_:)``.
+  public static let stopSignals: [Int32] = [SIGINT, SIGTERM, SIGHUP, SIGQUIT]
+
+  public let events: AsyncStream<TerminalEvent>
+  private let continuation: AsyncStream<TerminalEvent>.Continuation
+  private let screen: OpaquePointer
+  private let files: [UnsafeMutablePointer<FILE>]
+  private let inputDescriptor: Int32
+  private let outputDescriptor: Int32
+  private let savedSettings: termios?
+  private let asciiOnly: Bool
+  private let colorPairs: [TextRole: Int16]
+  private var sources: [any DispatchSourceProtocol] = []
+  private var handledSignals: [Int32] = []
+  private var isClosed = false
+
+  /// Opens the terminal on standard input and output and switches it to curses mode.
+  ///
+  /// - Parameter colors: Whether to use colours when the terminal has them. Pass `false`
+  ///   when `NO_COLOR` is set.
+  /// - Throws: ``OpenError`` when stdin or stdout is not a terminal or `TERM` is unknown.
+  ///   Nothing has been changed on the terminal when it throws.
+  public static func open(colors: Bool) throws -> NcursesTerminal {
+    guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else {
+      throw OpenError.notATerminal
+    }
+    let terminal = try NcursesTerminal(
+      input: STDIN_FILENO, output: STDOUT_FILENO, terminalName: nil, colors: colors)
+    terminal.listen()
+    return terminal
+  }
+
+  /// Opens ncurses on `/dev/null` at a fixed size, to check what it holds after a draw.
+  ///
+  /// - Parameters:
+  ///   - size: The screen size ncurses is told.
+  ///   - terminalName: The terminfo entry to use.
+  ///   - colors: Whether to set up colours.
+  /// - Throws: ``OpenError/unknownTerminal(_:)`` when the entry does not exist.
+  public static func offscreen(
+    size: TerminalSize, terminalName: String = "xterm-256color", colors: Bool = false
+  ) throws -> NcursesTerminal {
+    let terminal = try NcursesTerminal(
+      input: -1, output: -1, terminalName: terminalName, colors: colors)
+    resizeterm(Int32(size.rows), Int32(size.columns))
+    return terminal
+  }
+
+  private init(input: Int32, output: Int32, terminalName: String?, colors: Bool) throws {
+    inputDescriptor = input
+    outputDescriptor = output
+    asciiOnly = !Self.useUTF8Locale()
+    var saved = termios()
+    savedSettings = input >= 0 && tcgetattr(input, &saved) == 0 ? saved : nil
+    // Ignored before ncurses starts, so it installs no handler of its own; the Dispatch
+    // sources receive these signals instead.
+    if input >= 0 {
+      for signal in [SIGWINCH] + Self.stopSignals { _ = Glibc.signal(signal, SIG_IGN) }
+      handledSignals = [SIGWINCH] + Self.stopSignals
+    }
+
+    let outputFile = output >= 0 ? fdopen(dup(output), "w") : fopen("/dev/null", "w")
+    let inputFile = input >= 0 ? fdopen(dup(input), "r") : fopen("/dev/null", "r")
+    guard let outputFile, let inputFile else {
+      Self.restoreSignals(handledSignals)
+      throw OpenError.notATerminal
+    }
+    let name = terminalName ?? getenv("TERM").map { String(cString: $0) } ?? ""
+    guard !name.isEmpty,
+      let screen = name.withCString({ newterm($0, outputFile, inputFile) })
+    else {
+      fclose(outputFile)
+      fclose(inputFile)
+      Self.restoreSignals(handledSignals)
+      throw OpenError.unknownTerminal(name)
+    }
+    self.screen = screen
+    files = [outputFile, inputFile]
+    (events, continuation) = AsyncStream.makeStream(of: TerminalEvent.self)
+
+    set_term(screen)
+    raw()
+    noecho()
+    nonl()
+    keypad(cn_stdscr(), true)
+    nodelay(cn_stdscr(), true)
+    _ = cn_set_escdelay(25)
+    curs_set(0)
+    var pairs: [TextRole: Int16] = [:]
+    if colors, has_colors() {
+      start_color()
+      use_default_colors()
+      let palette: [(TextRole, Int16)] = [
+        (.count, Int16(COLOR_CYAN)), (.error, Int16(COLOR_RED)), (.source, Int16(COLOR_GREEN)),
+      ]
+      for (index, (role, color)) in palette.enumerated() {
+        let pair = Int16(index + 1)
+        init_pair(pair, color, -1)
+        pairs[role] = pair
+      }
+    }
+    colorPairs = pairs
+  }
+
+  /// Prefers the environment's locale, then C.UTF-8, so wide characters can be drawn.
+  private static func useUTF8Locale() -> Bool {
+    func isUTF8() -> Bool {
+      guard let codeset = nl_langinfo(nl_item(CODESET)) else { return false }
+      let name = String(cString: codeset).uppercased()
+      return name == "UTF-8" || name == "UTF8"
+    }
+    setlocale(LC_ALL, "")
+    if isUTF8() { return true }
+    setlocale(LC_CTYPE, "C.UTF-8")
+    return isUTF8()
+  }
+
+  private static func restoreSignals(_ signals: [Int32]) {
+    for signal in signals { _ = Glibc.signal(signal, SIG_DFL) }
+  }
+
+  public var size: TerminalSize {
+    set_term(screen)
+    return TerminalSize(
+      rows: Int(cn_getmaxy(cn_stdscr())), columns: Int(cn_getmaxx(cn_stdscr())))
+  }
+
+  public func draw(_ frame: Frame) {
+    guard !isClosed else { return }
+    set_term(screen)
+    let window = cn_stdscr()
+    werase(window)
+    for (y, row) in frame.rows.enumerated() {
+      var x = 0
+      for span in row.spans {
+        let text = asciiOnly ? Self.ascii(span.text) : span.text
+        wattr_set(window, attributes(for: span.role), colorPairs[span.role] ?? 0, nil)
+        // Writing the bottom-right cell reports an error after drawing it; that is fine.
+        _ = mvwaddstr(window, Int32(y), Int32(x), text)
+        x += DisplayWidth.of(text)
+      }
+    }
+    wattr_set(window, cn_a_normal(), 0, nil)
+    wnoutrefresh(window)
+    doupdate()
+  }
+
+  private func attributes(for role: TextRole) -> attr_t {
+    switch role {
+    case .normal: cn_a_normal()
+    case .title: cn_a_reverse()
+    case .count: cn_a_bold()
+    case .error: cn_a_bold()
+    case .hint: cn_a_dim()
+    case .source: cn_a_normal()
+    }
+  }
+
+  private static func ascii(_ text: String) -> String {
+    String(
+      text.unicodeScalars.map { scalar -> Character in
+        switch scalar {
+        case "…": "."
+        case "—": "-"
+        case "↑": "^"
+        case "↓": "v"
+        default: scalar.isASCII ? Character(scalar) : "?"
+        }
+      })
+  }
+
+  /// The text ncurses holds in each row, for tests of what was drawn.
+  public func screenLines() -> [String] {
+    set_term(screen)
+    let window = cn_stdscr()
+    let size = size
+    var lines: [String] = []
+    var buffer = [wchar_t](repeating: 0, count: size.columns + 1)
+    for y in 0..<size.rows {
+      let count = mvwinnwstr(window, Int32(y), 0, &buffer, Int32(size.columns))
+      let scalars = buffer.prefix(max(0, Int(count))).compactMap { Unicode.Scalar(UInt32($0)) }
+      var line = String(String.UnicodeScalarView(scalars))
+      while line.last == " " { line.removeLast() }
+      lines.append(line)
+    }
+    return lines
+  }
+
+  /// Starts the Dispatch sources for input, resizes and stop signals.
+  private func listen() {
+    let input = DispatchSource.makeReadSource(fileDescriptor: inputDescriptor, queue: .main)
+    input.setEventHandler { [weak self] in
+      MainActor.assumeIsolated { self?.readKeys() }
+    }
+    sources.append(input)
+    let resize = DispatchSource.makeSignalSource(signal: SIGWINCH, queue: .main)
+    resize.setEventHandler { [weak self] in
+      MainActor.assumeIsolated { self?.resized() }
+    }
+    sources.append(resize)
+    for signal in Self.stopSignals {
+      let source = DispatchSource.makeSignalSource(signal: signal, queue: .main)
+      source.setEventHandler { [continuation] in continuation.yield(.signal(signal)) }
+      sources.append(source)
+    }
+    for source in sources { source.resume() }
+  }
+
+  /// Reads every key waiting, so a paste is delivered as one batch, in order.
+  private func readKeys() {
+    guard !isClosed else { return }
+    set_term(screen)
+    if cn_bytes_available(inputDescriptor) == 0 {
+      // Readable with nothing to read: the input has closed (hang-up, end of file).
+      sources.first?.cancel()
+      continuation.finish()
+      return
+    }
+    var keys: [Key] = []
+    var character: wint_t = 0
+    while true {
+      let result = wget_wch(cn_stdscr(), &character)
+      if result == ERR { break }
+      if result == KEY_CODE_YES {
+        if let key = Self.key(code: Int32(character)) { keys.append(key) }
+      } else {
+        keys.append(Self.key(character: UInt32(character)))
+      }
+    }
+    if !keys.isEmpty { continuation.yield(.keys(keys)) }
+  }
+
+  private func resized() {
+    guard !isClosed else { return }
+    let size = cn_window_size(outputDescriptor)
+    guard size.ws_row > 0, size.ws_col > 0 else { return }
+    set_term(screen)
+    resizeterm(Int32(size.ws_row), Int32(size.ws_col))
+    // The resize also queues KEY_RESIZE; reading it now keeps it out of the next batch.
+    var character: wint_t = 0
+    while wget_wch(cn_stdscr(), &character) == KEY_CODE_YES, Int32(character) == KEY_RESIZE {}
+    clearok(cn_stdscr(), true)
+    continuation.yield(.resized(self.size))
+  }
+
+  static func key(character: UInt32) -> Key {
+    switch character {
+    case 3: return .control("c")
+    case 9: return .tab
+    case 10, 13: return .enter
+    case 27: return .escape
+    case 8, 127: return .backspace
+    case 1...26: return .control(Character(Unicode.Scalar(character + 96)!))
+    default:
+      guard let scalar = Unicode.Scalar(character), scalar.value >= 0x20 else {
+        return .other(Int(character))
+      }
+      return .character(Character(scalar))
+    }
+  }
+
+  static func key(code: Int32) -> Key? {
+    switch code {
+    case KEY_UP: return .up
+    case KEY_DOWN: return .down
+    case KEY_LEFT: return .left
+    case KEY_RIGHT: return .right
+    case KEY_ENTER: return .enter
+    case KEY_BACKSPACE: return .backspace
+    case KEY_RESIZE: return nil
+    case cn_key_f(1)...cn_key_f(63): return .function(Int(code - cn_key_f(0)))
+    default: return .other(Int(code))
+    }
+  }
+
+  /// Leaves curses mode and restores the terminal as it was; safe to call more than once.
+  public func close() {
+    guard !isClosed else { return }
+    isClosed = true
+    for source in sources { source.cancel() }
+    sources = []
+    continuation.finish()
+    set_term(screen)
+    curs_set(1)
+    endwin()
+    delscreen(screen)
+    for file in files { fclose(file) }
+    if var settings = savedSettings {
+      tcsetattr(inputDescriptor, TCSADRAIN, &settings)
+    }
+    Self.restoreSignals(handledSignals)
+  }
+}

@@ -1,0 +1,170 @@
+import NumberFactCore
+import Observation
+import TaskProviding
+
+/// Connects a terminal to the feature: keys become model actions, and the screen is redrawn
+/// when the model changes, when the terminal is resized, and on spinner ticks. Nothing else
+/// wakes it, so an idle app uses no CPU.
+///
+/// Get-fact requests and the spinner are spawned through the task provider, so a test can
+/// await or step them; the spinner sleeps on the injected clock, so a test advances it.
+@MainActor
+public final class RenderLoop {
+  /// Why ``run()`` returned.
+  public enum ExitReason: Hashable, Sendable {
+    /// The person quit (`q` or Ctrl-C).
+    case quit
+    /// A signal asked the app to stop.
+    case signal(Int32)
+    /// The terminal's input ended.
+    case inputClosed
+  }
+
+  private enum Event: Sendable {
+    case terminal(TerminalEvent)
+    case modelChanged
+    case tick(Int)
+    case inputClosed
+  }
+
+  private let model: NumberFactFeature
+  private let terminal: any Terminal
+  private let taskProvider: any TaskProvider
+  /// Starts a spinner's timeline now; the result sleeps until the timeline's nth tick.
+  private let startTimeline: @MainActor () -> @Sendable (Int) async throws -> Void
+
+  /// What the screen shows, apart from the model.
+  public private(set) var viewState = ViewState()
+  private var lastFrame: Frame?
+  private var spinner: Task<Void, Never>?
+  private var continuation: AsyncStream<Event>.Continuation?
+
+  /// Creates a loop; nothing happens until ``run()``.
+  ///
+  /// - Parameters:
+  ///   - model: The feature the keys drive.
+  ///   - terminal: Where frames go and keys come from.
+  ///   - clock: What the spinner sleeps on: `ContinuousClock` in the app, a test clock in
+  ///     tests.
+  ///   - taskProvider: Spawns the get-fact taps and the spinner.
+  ///   - spinnerInterval: Time between spinner frames.
+  public init<C: Clock<Duration>>(
+    model: NumberFactFeature,
+    terminal: any Terminal,
+    clock: C,
+    taskProvider: any TaskProvider,
+    spinnerInterval: Duration = .milliseconds(100)
+  ) {
+    self.model = model
+    self.terminal = terminal
+    self.taskProvider = taskProvider
+    self.startTimeline = {
+      // Deadlines count from the moment loading was seen, not from when the spinner task
+      // first runs: a test that advances the clock past a deadline gets its tick even if
+      // the task had not started sleeping yet.
+      let start = clock.now
+      return { tick in
+        try await clock.sleep(until: start.advanced(by: spinnerInterval * tick), tolerance: nil)
+      }
+    }
+  }
+
+  /// Draws the first frame, then handles events until the person quits, a signal arrives
+  /// or the input ends. On the way out it cancels the request in flight and the spinner.
+  public func run() async -> ExitReason {
+    let (events, continuation) = AsyncStream.makeStream(of: Event.self)
+    self.continuation = continuation
+    let terminalEvents = terminal.events
+    return await withTaskGroup(of: Void.self) { group in
+      group.addTask {
+        for await event in terminalEvents { continuation.yield(.terminal(event)) }
+        continuation.yield(.inputClosed)
+      }
+      render()
+      var reason = ExitReason.inputClosed
+      loop: for await event in events {
+        switch event {
+        case .terminal(.keys(let keys)):
+          for key in keys {
+            guard let action = KeyMap.action(for: key) else { continue }
+            guard action != .quit else {
+              reason = .quit
+              break loop
+            }
+            perform(action)
+          }
+        case .terminal(.resized):
+          break
+        case .terminal(.signal(let signal)):
+          reason = .signal(signal)
+          break loop
+        case .modelChanged:
+          break
+        case .tick(let tick):
+          if spinner != nil { viewState.spinnerFrame = tick }
+        case .inputClosed:
+          break loop
+        }
+        render()
+      }
+      model.cancelButtonTapped()
+      stopSpinner()
+      continuation.finish()
+      self.continuation = nil
+      group.cancelAll()
+      return reason
+    }
+  }
+
+  /// What a key's action does. Any action but the help key closes the help.
+  private func perform(_ action: Action) {
+    if action != .toggleHelp { viewState.showsHelp = false }
+    switch action {
+    case .increment: model.incrementButtonTapped()
+    case .decrement: model.decrementButtonTapped()
+    case .getFact:
+      let model = model
+      taskProvider.task(name: "get fact") { await model.getFactButtonTapped() }
+    case .cancel: model.cancelButtonTapped()
+    case .nextKind: model.nextKindButtonTapped()
+    case .toggleHelp: viewState.showsHelp.toggle()
+    case .quit: break
+    }
+  }
+
+  /// Lays out the current state and draws it if it differs from what is on screen, and
+  /// asks to hear about the next change to the model.
+  private func render() {
+    let continuation = continuation
+    let state = withObservationTracking {
+      model.state
+    } onChange: {
+      continuation?.yield(.modelChanged)
+    }
+    viewState.feature = state
+    if state.isLoading { startSpinner() } else { stopSpinner() }
+    let frame = FactView.frame(for: viewState, size: terminal.size)
+    guard frame != lastFrame else { return }
+    terminal.draw(frame)
+    lastFrame = frame
+  }
+
+  private func startSpinner() {
+    guard spinner == nil, let continuation else { return }
+    let sleep = startTimeline()
+    spinner = taskProvider.task(name: "spinner") {
+      var tick = 0
+      while true {
+        tick += 1
+        do { try await sleep(tick) } catch { return }
+        continuation.yield(.tick(tick))
+      }
+    }
+  }
+
+  private func stopSpinner() {
+    spinner?.cancel()
+    spinner = nil
+    viewState.spinnerFrame = 0
+  }
+}

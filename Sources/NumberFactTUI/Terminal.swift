@@ -1,0 +1,26 @@
+/// Something that happened at the terminal.
+public enum TerminalEvent: Hashable, Sendable {
+  /// Keys read together, in order. A paste arrives as one batch.
+  case keys([Key])
+  /// The terminal now has this size.
+  case resized(TerminalSize)
+  /// The process received a signal that asks it to stop (interrupt, terminate, hang-up).
+  case signal(Int32)
+}
+
+/// A screen the app draws frames on and reads keys from.
+///
+/// Implementations: `NcursesTerminal` for a real terminal, ``VirtualTerminal`` in memory
+/// for tests. Both are used from the main actor only; ncurses is not thread-safe.
+@MainActor
+public protocol Terminal: AnyObject {
+  /// The current size.
+  var size: TerminalSize { get }
+
+  /// Shows `frame`, replacing what was there.
+  func draw(_ frame: Frame)
+
+  /// Keys, resizes and signals, in the order they happened. It has one consumer, the render
+  /// loop, and ends when the input closes.
+  var events: AsyncStream<TerminalEvent> { get }
+}

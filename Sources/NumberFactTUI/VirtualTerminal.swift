@@ -1,0 +1,112 @@
+/// An in-memory terminal for tests: the test sends keys, resizes and signals, and reads
+/// back every frame the app drew.
+///
+/// ```swift
+/// let terminal = VirtualTerminal(size: TerminalSize(rows: 24, columns: 80))
+/// terminal.type("++")
+/// let frame = try await terminal.waitForFrame { $0.contains("Count  2") }
+/// ```
+@MainActor
+public final class VirtualTerminal: Terminal {
+  public private(set) var size: TerminalSize
+  public let events: AsyncStream<TerminalEvent>
+  private let continuation: AsyncStream<TerminalEvent>.Continuation
+
+  /// Every frame drawn, oldest first.
+  public private(set) var frames: [Frame] = []
+  private var waiters: [(id: Int, condition: (Frame) -> Bool, resume: (Frame?) -> Void)] = []
+  private var nextWaiter = 0
+
+  /// Creates a terminal of `size` with nothing drawn.
+  public init(size: TerminalSize) {
+    self.size = size
+    (events, continuation) = AsyncStream.makeStream(of: TerminalEvent.self)
+  }
+
+  /// The last frame drawn, if any.
+  public var lastFrame: Frame? { frames.last }
+
+  public func draw(_ frame: Frame) {
+    frames.append(frame)
+    let ready = waiters.filter { $0.condition(frame) }
+    waiters.removeAll { waiter in ready.contains { $0.id == waiter.id } }
+    for waiter in ready { waiter.resume(frame) }
+  }
+
+  /// Sends keys as one batch, as a terminal delivers keys read together.
+  public func send(_ keys: Key...) {
+    send(keys: keys)
+  }
+
+  /// Sends keys as one batch.
+  public func send(keys: [Key]) {
+    continuation.yield(.keys(keys))
+  }
+
+  /// Sends each character of `text` as a key, in one batch, as a paste arrives.
+  public func type(_ text: String) {
+    send(keys: text.map { Key.character($0) })
+  }
+
+  /// Changes the size and reports the change, as a terminal window being resized.
+  public func resize(to size: TerminalSize) {
+    self.size = size
+    continuation.yield(.resized(size))
+  }
+
+  /// Reports a signal, as if the process had received it.
+  public func send(signal: Int32) {
+    continuation.yield(.signal(signal))
+  }
+
+  /// Ends the events, as a terminal whose input has closed.
+  public func closeInput() {
+    continuation.finish()
+  }
+
+  /// Returns the last frame if it satisfies `condition`, or else the first frame drawn
+  /// later that does.
+  ///
+  /// - Parameter timeout: Bounds a failure only; a matching draw returns at once.
+  /// - Throws: ``FrameTimeoutError`` with the last frame drawn.
+  @discardableResult
+  public func waitForFrame(
+    timeout: Duration = .seconds(5),
+    where condition: @escaping (Frame) -> Bool
+  ) async throws -> Frame {
+    if let last = frames.last, condition(last) { return last }
+    nextWaiter += 1
+    let id = nextWaiter
+    let timer = Task {
+      try? await Task.sleep(for: timeout)  // failure bound
+      self.expire(id)
+    }
+    defer { timer.cancel() }
+    let frame = await withCheckedContinuation {
+      (continuation: CheckedContinuation<Frame?, Never>) in
+      waiters.append((id, condition, { continuation.resume(returning: $0) }))
+    }
+    guard let frame else {
+      throw FrameTimeoutError(timeout: timeout, lastFrame: frames.last)
+    }
+    return frame
+  }
+
+  private func expire(_ id: Int) {
+    guard let index = waiters.firstIndex(where: { $0.id == id }) else { return }
+    waiters.remove(at: index).resume(nil)
+  }
+}
+
+/// Thrown by ``VirtualTerminal/waitForFrame(timeout:where:)`` when no frame matched in time.
+public struct FrameTimeoutError: Error, CustomStringConvertible {
+  /// How long the wait lasted.
+  public let timeout: Duration
+  /// The last frame drawn, if any.
+  public let lastFrame: Frame?
+
+  public var description: String {
+    let screen = lastFrame.map { $0.lines.map { "|\($0)" }.joined(separator: "\n") } ?? "(none)"
+    return "No matching frame was drawn within \(timeout). Last frame:\n\(screen)"
+  }
+}
