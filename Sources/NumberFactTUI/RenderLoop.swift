@@ -60,11 +60,13 @@ public final class RenderLoop {
     self.taskProvider = taskProvider
     self.startTimeline = {
       // Deadlines count from the moment loading was seen, not from when the spinner task
-      // first runs: a test that advances the clock past a deadline gets its tick even if
-      // the task had not started sleeping yet.
+      // first sleeps: a test that advances the clock to a deadline gets its tick even if
+      // the task had not started sleeping yet. They sit a nanosecond early because a test
+      // clock keeps a sleep whose deadline equals "now" suspended until it advances again.
       let start = clock.now
       return { tick in
-        try await clock.sleep(until: start.advanced(by: spinnerInterval * tick), tolerance: nil)
+        let deadline = start.advanced(by: spinnerInterval * tick - .nanoseconds(1))
+        try await clock.sleep(until: deadline, tolerance: nil)
       }
     }
   }

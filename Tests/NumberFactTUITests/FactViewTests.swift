@@ -1,0 +1,133 @@
+import NumberFactCore
+import NumberFactTUI
+import Testing
+
+@Suite struct FactViewTests {
+  enum Screen: String, CaseIterable, CustomTestStringConvertible {
+    case idle, loading, fact, longFact, wideFact, error, hostileFact, help, extremeCount
+
+    var testDescription: String { rawValue }
+
+    var state: ViewState {
+      var feature = NumberFactFeature.State(count: 42)
+      var help = false
+      switch self {
+      case .idle: break
+      case .loading: feature.isLoading = true
+      case .fact:
+        feature.fact = NumberFact(number: 42, kind: .trivia, text: "42 is the answer.")
+      case .longFact:
+        feature.fact = NumberFact(
+          number: 42, kind: .trivia,
+          text: (1...120).map { "word\($0)" }.joined(separator: " "))
+      case .wideFact:
+        feature.fact = NumberFact(
+          number: 42, kind: .trivia, text: "四十二は答えです 😀👍🏽 ❤️ and more text 字字字字字字字字字字")
+      case .error:
+        feature.errorMessage = "The fact server answered HTTP 503 (Service Unavailable)."
+      case .hostileFact:
+        feature.fact = NumberFact(
+          number: 42, kind: .trivia, text: "\u{1B}[2J\u{1B}]0;owned\u{07}clean\u{0}\r\ntext")
+      case .help: help = true
+      case .extremeCount: feature.count = .min
+      }
+      return ViewState(feature: feature, showsHelp: help)
+    }
+  }
+
+  static let sizes = [
+    TerminalSize(rows: 24, columns: 80), TerminalSize(rows: 10, columns: 40),
+    TerminalSize(rows: 5, columns: 20), TerminalSize(rows: 1, columns: 1),
+  ]
+
+  @Test(arguments: Screen.allCases, sizes)
+  func everyRowFitsAndTheCountLeads(screen: Screen, size: TerminalSize) {
+    let state = screen.state
+    let frame = FactView.frame(for: state, size: size)
+    #expect(frame.rows.count == size.rows)
+    for row in frame.rows {
+      #expect(DisplayWidth.of(row.text) <= size.columns, "\(row.text)")
+      #expect(!row.text.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F })
+    }
+    let count = String(state.feature.count)
+    #expect(frame.contains(String(count.prefix(size.columns == 1 ? 1 : 10))))
+  }
+
+  @Test(arguments: [Screen.fact, .longFact, .wideFact, .error])
+  func smallTerminalShowsTheCountAndTheStartOfTheBody(screen: Screen) {
+    let frame = FactView.frame(for: screen.state, size: TerminalSize(rows: 5, columns: 20))
+    #expect(frame.lines[0].hasPrefix("42"))
+    let body = screen.state.feature.fact?.text ?? "Error:"
+    let start = String(body.prefix(2))
+    #expect(frame.lines[1].hasPrefix(start))
+  }
+
+  @Test func fullLayoutOfAFact() {
+    let frame = FactView.frame(
+      for: Screen.fact.state, size: TerminalSize(rows: 12, columns: 50))
+    #expect(
+      frame.lines == [
+        " numberfact                                trivia",
+        "",
+        "  Count  42",
+        "  Kind   trivia",
+        "",
+        "  42 is the answer.",
+        "",
+        "  — from numbersapi.com",
+        "",
+        "",
+        "",
+        " +/- count  f fact  c cancel  t kind  ? help  q q…",
+      ])
+    #expect(frame.rows[0].spans.map(\.role) == [.title])
+    #expect(frame.rows[2].spans.map(\.role) == [.normal, .count])
+  }
+
+  @Test func loadingShowsTheSpinnerFrame() {
+    var state = Screen.loading.state
+    for (index, glyph) in FactView.spinner.enumerated() {
+      state.spinnerFrame = index + FactView.spinner.count * 3
+      let frame = FactView.frame(for: state, size: TerminalSize(rows: 24, columns: 80))
+      #expect(frame.lines[5] == "  \(glyph) Fetching a trivia fact about 42…")
+    }
+  }
+
+  @Test func errorIsInTheErrorRole() {
+    let frame = FactView.frame(for: Screen.error.state, size: TerminalSize(rows: 24, columns: 80))
+    #expect(frame.lines[5].hasPrefix("  Error: The fact server answered HTTP 503"))
+    #expect(frame.rows[5].spans.last?.role == .error)
+  }
+
+  @Test func longFactIsCutWithAnEllipsisAboveTheHints() {
+    let frame = FactView.frame(
+      for: Screen.longFact.state, size: TerminalSize(rows: 10, columns: 40))
+    #expect(frame.lines[7].hasSuffix("…"))
+    #expect(frame.lines[8] == "")
+    #expect(frame.lines[9].hasPrefix(" +/- count"))
+  }
+
+  @Test func hostileTextIsCleaned() {
+    let frame = FactView.frame(
+      for: Screen.hostileFact.state, size: TerminalSize(rows: 24, columns: 80))
+    #expect(frame.lines[5] == "  clean text")
+  }
+
+  @Test func helpListsEveryKey() {
+    let frame = FactView.frame(for: Screen.help.state, size: TerminalSize(rows: 24, columns: 80))
+    #expect(frame.contains("q Ctrl-C       quit"))
+    #expect(frame.contains("f Enter Space  get a fact"))
+  }
+
+  @Test func offlineFactSaysSo() {
+    var state = Screen.fact.state
+    state.feature.fact?.source = .offline
+    let frame = FactView.frame(for: state, size: TerminalSize(rows: 24, columns: 80))
+    #expect(frame.contains("— offline fact, computed on this machine"))
+  }
+
+  @Test func emptySizeDrawsNothing() {
+    let frame = FactView.frame(for: Screen.fact.state, size: TerminalSize(rows: 0, columns: 0))
+    #expect(frame.rows.isEmpty)
+  }
+}

@@ -1,0 +1,203 @@
+import Clocks
+import Dependencies
+import Glibc
+import NumberFactCore
+import NumberFactTUI
+import NumberFactTesting
+import TaskProviding
+import TaskProvidingTesting
+import Testing
+
+/// A render loop running on a virtual terminal, with a controlled client, a recording
+/// provider and a test clock: everything the loop waits on is in the test's hands.
+@MainActor
+struct LoopHarness {
+  let terminal: VirtualTerminal
+  let facts = ControlledNumberFactClient()
+  let provider: any TaskProvider
+  let clock = TestClock()
+  let model: NumberFactFeature
+  let running: Task<RenderLoop.ExitReason, Never>
+
+  init(
+    size: TerminalSize = TerminalSize(rows: 24, columns: 80), count: Int = 0,
+    client: NumberFactClient? = nil, provider: any TaskProvider = RecordingTaskProvider()
+  ) {
+    terminal = VirtualTerminal(size: size)
+    self.provider = provider
+    model = makeFeature(count: count, client: client ?? facts.client, provider: provider)
+    let loop = RenderLoop(
+      model: model, terminal: terminal, clock: clock, taskProvider: provider)
+    running = Task { await loop.run() }
+  }
+
+  /// Waits for the first frame drawn that contains `text`.
+  @discardableResult
+  func frame(containing text: String) async throws -> Frame {
+    try await terminal.waitForFrame { $0.contains(text) }
+  }
+
+  /// Quits and returns why the loop ended.
+  func quit() async -> RenderLoop.ExitReason {
+    terminal.send(.character("q"))
+    return await running.value
+  }
+}
+
+@MainActor
+func makeFeature(
+  count: Int, client: NumberFactClient, provider: any TaskProvider
+) -> NumberFactFeature {
+  withDependencies {
+    $0.numberFact = client
+    $0.taskProvider = provider
+  } operation: {
+    NumberFactFeature(count: count)
+  }
+}
+
+@MainActor @Suite(.timeLimit(.minutes(1))) struct RenderLoopTests {
+  @Test func firstFrameShowsTheCountAndTheHints() async throws {
+    let app = LoopHarness(count: 41)
+    let frame = try await app.frame(containing: "Count  41")
+    #expect(frame.contains("Press f for a trivia fact about 41."))
+    #expect(frame.lines.last?.hasPrefix(" +/- count") == true)
+    #expect(await app.quit() == .quit)
+  }
+
+  @Test func keysDriveTheCountInOrder() async throws {
+    let app = LoopHarness()
+    app.terminal.send(.character("+"), .up, .character("k"), .character("="))
+    try await app.frame(containing: "Count  4")
+    app.terminal.send(.character("-"), .down, .character("j"), .character("_"))
+    try await app.frame(containing: "Count  0")
+    #expect(await app.quit() == .quit)
+  }
+
+  @Test func unknownKeysAreIgnored() async throws {
+    let app = LoopHarness()
+    try await app.frame(containing: "Count  0")
+    app.terminal.type("xyzQ\u{7}é字")
+    app.terminal.send(.left, .function(5), .other(999), .character("+"))
+    try await app.frame(containing: "Count  1")
+    #expect(app.terminal.frames.count == 2)  // the unknown keys drew nothing
+    #expect(await app.quit() == .quit)
+  }
+
+  @Test(arguments: [500, 10_000])
+  func pastedBurstIsProcessedInOrderWithNothingLost(keys: Int) async throws {
+    let app = LoopHarness()
+    app.terminal.type(String(repeating: "+", count: keys) + "--")
+    let frame = try await app.frame(containing: "Count  \(keys - 2)")
+    #expect(frame.contains("Count  \(keys - 2)"))
+    #expect(app.terminal.frames.count <= 3)  // one batch, one redraw
+    #expect(app.model.count == keys - 2)
+    #expect(await app.quit() == .quit)
+  }
+
+  @Test func getFactShowsTheSpinnerThenTheFact() async throws {
+    let provider = RecordingTaskProvider()
+    let app = LoopHarness(count: 7, provider: provider)
+    app.terminal.send(.character("f"))
+    let request = try await app.facts.nextRequest()
+    #expect(request.number == 7)
+    try await app.frame(containing: "| Fetching a trivia fact about 7…")
+
+    await app.clock.advance(by: .milliseconds(100))
+    try await app.frame(containing: "/ Fetching")
+    await app.clock.advance(by: .milliseconds(100))
+    try await app.frame(containing: "- Fetching")
+
+    request.answer("7 is the number of days in a week.")
+    let frame = try await app.frame(containing: "7 is the number of days in a week.")
+    #expect(frame.contains("— from numbersapi.com"))
+    #expect(!frame.contains("Fetching"))
+    try await provider.waitForAll()  // the spinner stopped with the loading
+    #expect(provider.records.map(\.name).contains("spinner"))
+    #expect(await app.quit() == .quit)
+  }
+
+  @Test func errorIsShown() async throws {
+    let app = LoopHarness()
+    app.terminal.send(.enter)
+    try await app.facts.nextRequest().fail(NumberFactError.httpStatus(500))
+    try await app.frame(containing: "Error: The fact server answered HTTP 500")
+    #expect(await app.quit() == .quit)
+  }
+
+  @Test func cancelKeyStopsLoading() async throws {
+    let app = LoopHarness()
+    app.terminal.send(.character(" "))
+    let request = try await app.facts.nextRequest()
+    try await app.frame(containing: "Fetching")
+    app.terminal.send(.escape)
+    try await app.frame(containing: "Press f for")
+    #expect(request.observedCancellation)
+    #expect(await app.quit() == .quit)
+  }
+
+  @Test func nextKindAndHelp() async throws {
+    let app = LoopHarness()
+    app.terminal.send(.character("t"))
+    try await app.frame(containing: "Kind   math")
+    app.terminal.send(.character("?"))
+    try await app.frame(containing: "get a fact")
+    app.terminal.send(.character("?"))
+    try await app.frame(containing: "Press f for a math fact")
+    #expect(await app.quit() == .quit)
+  }
+
+  @Test func resizeRedrawsWithoutAKey() async throws {
+    let app = LoopHarness()
+    try await app.frame(containing: "Count  0")
+    app.terminal.resize(to: TerminalSize(rows: 5, columns: 20))
+    let small = try await app.terminal.waitForFrame { $0.size.columns == 20 }
+    #expect(small.lines[0] == "0 trivia")
+    for columns in 1...100 {  // a resize storm
+      app.terminal.resize(to: TerminalSize(rows: columns % 30 + 1, columns: columns))
+    }
+    let last = try await app.terminal.waitForFrame { $0.size.columns == 100 }
+    #expect(last.rows.count == 11)
+    #expect(await app.quit() == .quit)
+  }
+
+  @Test func controlCQuits() async throws {
+    let app = LoopHarness()
+    app.terminal.send(.control("c"))
+    #expect(await app.running.value == .quit)
+  }
+
+  @Test func signalMidRequestStopsAndCancelsTheRequest() async throws {
+    let provider = RecordingTaskProvider()
+    let app = LoopHarness(provider: provider)
+    app.terminal.send(.character("f"))
+    let request = try await app.facts.nextRequest()
+    app.terminal.send(signal: SIGTERM)
+    #expect(await app.running.value == .signal(SIGTERM))
+    #expect(request.observedCancellation)
+    try await provider.waitForAll()
+  }
+
+  @Test func closedInputEndsTheLoop() async throws {
+    let app = LoopHarness()
+    app.terminal.closeInput()
+    #expect(await app.running.value == .inputClosed)
+  }
+
+  @Test func heldRequestShowsNothingUntilItRuns() async throws {
+    let provider = ManualTaskProvider()
+    let app = LoopHarness(client: .offline, provider: provider)
+    try await app.frame(containing: "Count  0")
+    app.terminal.send(.character("f"))
+    try await provider.waitForHeldTasks()  // the key spawned the tap; it is held
+    #expect(app.terminal.lastFrame?.contains("Fetching") == false)
+
+    provider.startNext()  // the tap runs and spawns the request, which is held
+    try await app.frame(containing: "| Fetching")
+    await provider.runNext()  // the request: the offline client answers
+    try await app.frame(containing: "0 is")
+    try await provider.waitForRunningTasks()
+    await provider.runAll()  // the spinner, cancelled while held, now ends
+    #expect(await app.quit() == .quit)
+  }
+}
