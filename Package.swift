@@ -92,6 +92,11 @@ let package = Package(
         .product(name: "IssueReportingTestSupport", package: "xctest-dynamic-overlay"),
       ]
     ),
+    .target(
+      name: "FactServerSupport",
+      dependencies: [.product(name: "FlyingFox", package: "FlyingFox")],
+      path: "Tests/FactServerSupport"
+    ),
     .testTarget(
       name: "NumberFactTUITests",
       dependencies: [
@@ -100,15 +105,16 @@ let package = Package(
         "NumberFactTesting",
         "TaskProviding",
         "TaskProvidingTesting",
+        "FactServerSupport",
         .product(name: "Clocks", package: "swift-clocks"),
         .product(name: "Dependencies", package: "swift-dependencies"),
-        .product(name: "FlyingFox", package: "FlyingFox"),
         .product(name: "IssueReportingTestSupport", package: "xctest-dynamic-overlay"),
       ]
     ),
     .testTarget(
       name: "NumberFactCoreTests",
       dependencies: [
+        "FactServerSupport",
         "NumberFactCore",
         "NumberFactTesting",
         "TaskProviding",

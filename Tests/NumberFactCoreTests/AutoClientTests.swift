@@ -1,4 +1,5 @@
 import Dependencies
+import FactServerSupport
 import FlyingFox
 import Foundation
 import NumberFactCore

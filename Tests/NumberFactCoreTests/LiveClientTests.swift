@@ -1,3 +1,4 @@
+import FactServerSupport
 import FlyingFox
 import Foundation
 import NumberFactCore

@@ -1,0 +1,203 @@
+import FactServerSupport
+import Foundation
+import Glibc
+import Testing
+
+/// The built `numberfact`, used as a person uses it: in tmux at a fixed size, keys sent,
+/// the screen read back. Skipped, with a message, where tmux is missing.
+@Suite(.serialized, .timeLimit(.minutes(2)))
+struct EndToEndTests {
+  /// A shell script that records the terminal settings, runs the app, then prints its
+  /// exit status and records the settings again. Returns the command that runs it and the
+  /// two settings files.
+  static func script(_ arguments: String, environment: String = "") throws
+    -> (command: String, before: String, after: String)
+  {
+    let base = NSTemporaryDirectory() + "numberfact-e2e-\(UUID().uuidString.prefix(8))"
+    let script = """
+      stty -a > '\(base).before'
+      \(environment) '\(numberfactBinary.path)' \(arguments)
+      status=$?
+      stty -a > '\(base).after'
+      echo "EXIT=$status"
+      """
+    try script.write(toFile: base + ".sh", atomically: true, encoding: .utf8)
+    return ("bash --norc --noprofile '\(base).sh'", base + ".before", base + ".after")
+  }
+
+  static func session(_ command: String, columns: Int = 80, rows: Int = 24) async throws
+    -> TmuxSession?
+  {
+    guard let tmux = tmuxBinary else {
+      print("Skipping: tmux is not installed, so the app cannot be driven in a terminal.")
+      return nil
+    }
+    return try await TmuxSession(tmux: tmux, command: command, columns: columns, rows: rows)
+  }
+
+  static func expectSameSettings(_ before: String, _ after: String) throws {
+    let first = try String(contentsOfFile: before, encoding: .utf8)
+    let second = try String(contentsOfFile: after, encoding: .utf8)
+    #expect(!first.isEmpty)
+    #expect(first == second, "stty -a differs after the app exited")
+    unlink(before)
+    unlink(after)
+  }
+
+  @Test func offlineSessionFromStartToQuit() async throws {
+    let (command, before, after) = try Self.script("--source offline --count 41")
+    guard let app = try await Self.session(command) else { return }
+    defer { Task { await app.kill() } }
+
+    try await app.waitForScreen(containing: "Count  41")
+    try await app.send("+")
+    try await app.waitForScreen(containing: "Count  42")
+    try await app.send("f")
+    try await app.waitForScreen(containing: "offline fact, computed on this machine")
+    try await app.send("t")
+    try await app.waitForScreen(containing: "Kind   math")
+    try await app.send("?")
+    try await app.waitForScreen(containing: "get a fact")
+    try await app.send("q")
+    try await app.waitForScreen(containing: "EXIT=0")
+    try Self.expectSameSettings(before, after)
+  }
+
+  @Test func liveFactFromALocalServerAndResize() async throws {
+    let server = try await FactServer(body: factJSON(text: "42 is the answer to everything."))
+    defer { Task { await server.stop() } }
+    let (command, before, after) = try Self.script(
+      "--source live --base-url \(server.baseURL.absoluteString) --count 42")
+    guard let app = try await Self.session(command) else { return }
+    defer { Task { await app.kill() } }
+
+    try await app.waitForScreen(containing: "Count  42")
+    try await app.send("Enter")
+    try await app.waitForScreen(containing: "42 is the answer to everything.")
+    try await app.waitForScreen(containing: "— from numbersapi.com")
+
+    try await app.resize(columns: 20, rows: 5)
+    let small = try await app.waitForScreen { $0.hasPrefix("42 trivia") }
+    #expect(small.split(separator: "\n").allSatisfy { $0.count <= 20 })
+    try await app.resize(columns: 80, rows: 24)
+    try await app.waitForScreen(containing: " numberfact")
+    try await app.send("C-c")
+    try await app.waitForScreen(containing: "EXIT=0")
+    try Self.expectSameSettings(before, after)
+  }
+
+  @Test(arguments: [(SIGTERM, "143"), (SIGHUP, "129"), (SIGINT, "130")])
+  func signalRestoresTheTerminal(signal: Int32, status: String) async throws {
+    let server = try await FactServer.silent()  // a request stays in flight
+    defer { Task { await server.stop() } }
+    let (command, before, after) = try Self.script(
+      "--source live --timeout 60 --base-url \(server.baseURL.absoluteString)")
+    guard let app = try await Self.session(command) else { return }
+    defer { Task { await app.kill() } }
+
+    try await app.waitForScreen(containing: "Count  0")
+    try await app.send("f")
+    try await app.waitForScreen(containing: "Fetching")
+    let shell = try await app.panePID()
+    let child = try await runProcess(
+      URL(fileURLWithPath: "/usr/bin/pgrep"), ["-P", "\(shell)", "numberfact"])
+    let pid = try #require(Int32(child.stdout.trimmingCharacters(in: .whitespacesAndNewlines)))
+    Glibc.kill(pid, signal)
+    try await app.waitForScreen(containing: "EXIT=\(status)")
+    try Self.expectSameSettings(before, after)
+  }
+
+  @Test func unknownTerminalTypeIsOneClearLine() async throws {
+    let (command, before, after) = try Self.script("--source offline", environment: "TERM=vt999")
+    guard let app = try await Self.session(command) else { return }
+    defer { Task { await app.kill() } }
+    let screen = try await app.waitForScreen { $0.contains("EXIT=") }
+    #expect(screen.contains("numberfact: unknown terminal type 'vt999' (TERM)"))
+    #expect(screen.contains("EXIT=1"))
+    try Self.expectSameSettings(before, after)
+  }
+
+  @Test func notATerminalIsOneClearLine() async throws {
+    let result = try await runProcess(numberfactBinary, ["--source", "offline"])
+    #expect(result.status == 1)
+    #expect(result.stdout.isEmpty)
+    #expect(
+      result.stderr
+        == "numberfact: the interactive app needs a terminal on stdin and stdout; in scripts use `numberfact fact N`\n"
+    )
+  }
+}
+
+/// `numberfact fact`, as scripts use it: stdout, stderr and the exit status.
+@Suite struct FactCommandTests {
+  @Test func printsOneSanitizedLine() async throws {
+    let server = try await FactServer(
+      body: factJSON(text: "7 is \u{1B}[31mlucky\u{1B}[0m.\nReally."))
+    defer { Task { await server.stop() } }
+    let result = try await runProcess(
+      numberfactBinary,
+      ["fact", "7", "--source", "live", "--base-url", server.baseURL.absoluteString])
+    #expect(result.status == 0)
+    #expect(result.stdout == "7 is lucky. Really.\n")
+    #expect(result.stderr.isEmpty)
+  }
+
+  @Test func printsJSON() async throws {
+    let server = try await FactServer(body: factJSON(text: "Year fact.", type: "year"))
+    defer { Task { await server.stop() } }
+    let result = try await runProcess(
+      numberfactBinary,
+      ["fact", "1969", "--kind", "year", "--json", "--base-url", server.baseURL.absoluteString])
+    #expect(result.status == 0)
+    #expect(
+      result.stdout
+        == #"{"found":true,"kind":"year","number":1969,"source":"live","text":"Year fact."}"# + "\n"
+    )
+  }
+
+  @Test func serverErrorExitsOneWithTheReason() async throws {
+    let server = try await FactServer(status: 500, body: "oops")
+    defer { Task { await server.stop() } }
+    let result = try await runProcess(
+      numberfactBinary, ["fact", "1", "--base-url", server.baseURL.absoluteString])
+    #expect(result.status == 1)
+    #expect(result.stdout.isEmpty)
+    #expect(
+      result.stderr == "numberfact: The fact server answered HTTP 500 (Internal Server Error).\n")
+  }
+
+  @Test func unreachableServerLiveFailsAndAutoFallsBack() async throws {
+    let url = try await FactServer.closedPortURL().absoluteString
+    let live = try await runProcess(
+      numberfactBinary, ["fact", "1", "--source", "live", "--base-url", url])
+    #expect(live.status == 1)
+    #expect(live.stderr.hasPrefix("numberfact: Cannot reach 127.0.0.1"))
+
+    let auto = try await runProcess(numberfactBinary, ["fact", "1", "--base-url", url])
+    #expect(auto.status == 0)
+    #expect(auto.stdout.hasPrefix("1 is"))
+    #expect(auto.stderr.contains("offline fact"))
+  }
+
+  @Test(arguments: [
+    ["fact", "abc"], ["fact", "99999999999999999999"], ["fact"], ["fact", "1", "--kind", "poem"],
+    ["fact", "1", "--timeout", "-1"], ["fact", "1", "--timeout", "nan"],
+    ["fact", "1", "--base-url", "ftp://example.com"], ["--count", "x"],
+    ["--source", "carrier-pigeon"],
+  ])
+  func badArgumentsAreUsageErrors(arguments: [String]) async throws {
+    let result = try await runProcess(numberfactBinary, arguments)
+    #expect(result.status == 64)
+    #expect(result.stdout.isEmpty)
+    #expect(result.stderr.hasPrefix("Error: "))
+  }
+
+  @Test func extremeNumbersWork() async throws {
+    for number in [Int.max, Int.min] {
+      let result = try await runProcess(
+        numberfactBinary, ["fact", "--source", "offline", "--", "\(number)"])
+      #expect(result.status == 0)
+      #expect(result.stdout.hasPrefix("\(number)"))
+    }
+  }
+}

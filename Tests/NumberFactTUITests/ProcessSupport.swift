@@ -1,0 +1,170 @@
+import Foundation
+import Glibc
+
+/// The built `numberfact` executable, next to this test bundle.
+let numberfactBinary: URL = URL(fileURLWithPath: CommandLine.arguments[0])
+  .deletingLastPathComponent().appending(path: "numberfact")
+
+/// What a finished process said.
+struct ProcessResult: Sendable {
+  var status: Int32
+  var stdout: String
+  var stderr: String
+}
+
+/// Runs `executable` to completion without blocking a thread of the concurrency pool.
+///
+/// Spawned directly and reaped with `waitpid`, because `Foundation.Process` notices an exit
+/// through a descriptor the child inherits: a daemon the child starts (a tmux server)
+/// inherits it too, and the exit is never seen. Output goes to files for the same reason.
+func runProcess(
+  _ executable: URL, _ arguments: [String], environment: [String: String]? = nil
+) async throws -> ProcessResult {
+  let base = NSTemporaryDirectory() + "numberfact-process-\(UUID().uuidString)"
+  defer {
+    unlink(base + ".out")
+    unlink(base + ".err")
+  }
+  var actions = posix_spawn_file_actions_t()
+  posix_spawn_file_actions_init(&actions)
+  defer { posix_spawn_file_actions_destroy(&actions) }
+  posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+  posix_spawn_file_actions_addopen(&actions, 1, base + ".out", O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+  posix_spawn_file_actions_addopen(&actions, 2, base + ".err", O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+
+  let environment = environment ?? ProcessInfo.processInfo.environment
+  let argv = ([executable.path] + arguments).map { strdup($0) } + [nil]
+  let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+  defer {
+    for pointer in argv + envp { free(pointer) }
+  }
+  var pid: pid_t = 0
+  let spawned = posix_spawn(&pid, executable.path, &actions, nil, argv, envp)
+  guard spawned == 0 else { throw POSIXError(POSIXErrorCode(rawValue: spawned) ?? .EINVAL) }
+  let child = pid
+  let status = await withCheckedContinuation { (continuation: CheckedContinuation<Int32, Never>) in
+    // A thread of its own: blocking one of the few threads tasks run on would stall
+    // every other test in the process.
+    Thread.detachNewThread {
+      var status: Int32 = 0
+      while waitpid(child, &status, 0) == -1, errno == EINTR {}
+      // The exit code, or 128 + the signal, as a shell reports it.
+      let signal = status & 0x7F
+      continuation.resume(returning: signal == 0 ? (status >> 8) & 0xFF : 128 + signal)
+    }
+  }
+  return ProcessResult(
+    status: status,
+    stdout: (try? String(contentsOfFile: base + ".out", encoding: .utf8)) ?? "",
+    stderr: (try? String(contentsOfFile: base + ".err", encoding: .utf8)) ?? "")
+}
+
+/// The tmux executable, if this machine has one.
+let tmuxBinary: URL? = ["/usr/bin/tmux", "/usr/local/bin/tmux", "/bin/tmux"]
+  .map { URL(fileURLWithPath: $0) }
+  .first { FileManager.default.isExecutableFile(atPath: $0.path) }
+
+/// A tmux server of its own with one window at a fixed size, running a shell command, as a
+/// person at a terminal would.
+///
+/// Waiting for text is event-driven: the pane's output is piped into a FIFO, and the test
+/// re-reads the screen each time the app writes something, until the text appears or the
+/// timeout (a failure bound) passes.
+final class TmuxSession: Sendable {
+  let tmux: URL
+  let socket: String
+  let fifo: String
+  private let reader: Int32
+  private let keepOpen: Int32
+
+  init(tmux: URL, command: String, columns: Int = 80, rows: Int = 24) async throws {
+    self.tmux = tmux
+    let id = "\(getpid())-\(UUID().uuidString.prefix(8))"
+    socket = "numberfact-test-\(id)"
+    fifo = NSTemporaryDirectory() + "numberfact-pane-\(id)"
+    guard mkfifo(fifo, 0o600) == 0 else { throw POSIXError(.EEXIST) }
+    reader = open(fifo, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+    // Our own writer keeps the FIFO from reporting hang-up before tmux opens it.
+    keepOpen = open(fifo, O_WRONLY | O_NONBLOCK | O_CLOEXEC)
+    try await run(
+      "new-session", "-d", "-x", "\(columns)", "-y", "\(rows)", "-s", "app", command)
+    try await run("set-option", "-t", "app", "remain-on-exit", "on")
+    try await run("pipe-pane", "-t", "app", "-O", "cat >> '\(fifo)'")
+  }
+
+  deinit {
+    close(reader)
+    close(keepOpen)
+    unlink(fifo)
+  }
+
+  @discardableResult
+  func run(_ arguments: String...) async throws -> ProcessResult {
+    try await runProcess(tmux, ["-L", socket, "-f", "/dev/null"] + arguments)
+  }
+
+  /// The screen as text, one line per row.
+  func screen() async throws -> String {
+    try await run("capture-pane", "-p", "-t", "app").stdout
+  }
+
+  func send(_ keys: String...) async throws {
+    _ = try await runProcess(tmux, ["-L", socket, "send-keys", "-t", "app"] + keys)
+  }
+
+  func resize(columns: Int, rows: Int) async throws {
+    try await run("resize-window", "-t", "app", "-x", "\(columns)", "-y", "\(rows)")
+  }
+
+  /// The process ID of the pane's command.
+  func panePID() async throws -> Int32 {
+    let output = try await run("display-message", "-p", "-t", "app", "#{pane_pid}").stdout
+    return Int32(output.trimmingCharacters(in: .whitespacesAndNewlines)) ?? -1
+  }
+
+  /// Returns the screen once `condition` holds for it.
+  /// - Throws: ``ScreenTimeoutError`` with the last screen.
+  @discardableResult
+  func waitForScreen(
+    timeout: Duration = .seconds(10), _ condition: (String) -> Bool
+  ) async throws -> String {
+    let deadline = ContinuousClock.now + timeout
+    while true {
+      let screen = try await screen()
+      if condition(screen) { return screen }
+      let left = deadline - ContinuousClock.now
+      guard left > .zero else { throw ScreenTimeoutError(timeout: timeout, screen: screen) }
+      await waitForOutput(upTo: left)
+    }
+  }
+
+  func waitForScreen(containing text: String, timeout: Duration = .seconds(10)) async throws {
+    try await waitForScreen(timeout: timeout) { $0.contains(text) }
+  }
+
+  /// Suspends until the pane writes something or `limit` passes (a failure bound).
+  private func waitForOutput(upTo limit: Duration) async {
+    let reader = reader
+    let milliseconds = Int32(clamping: Int64((limit / .milliseconds(1)).rounded(.up)))
+    await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+      Thread.detachNewThread {
+        var descriptor = pollfd(fd: reader, events: Int16(POLLIN), revents: 0)
+        if poll(&descriptor, 1, milliseconds) > 0 {
+          var buffer = [UInt8](repeating: 0, count: 65_536)
+          _ = read(reader, &buffer, buffer.count)
+        }
+        continuation.resume()
+      }
+    }
+  }
+
+  func kill() async {
+    _ = try? await run("kill-server")
+  }
+}
+
+struct ScreenTimeoutError: Error, CustomStringConvertible {
+  var timeout: Duration
+  var screen: String
+  var description: String { "The screen did not match within \(timeout). Screen:\n\(screen)" }
+}
