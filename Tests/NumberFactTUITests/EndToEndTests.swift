@@ -42,6 +42,7 @@ struct EndToEndTests {
     #expect(first == second, "stty -a differs after the app exited")
     unlink(before)
     unlink(after)
+    unlink(String(before.dropLast(".before".count)) + ".sh")
   }
 
   @Test func offlineSessionFromStartToQuit() async throws {
