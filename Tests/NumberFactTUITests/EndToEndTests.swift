@@ -87,6 +87,24 @@ struct EndToEndTests {
     try Self.expectSameSettings(before, after)
   }
 
+  @Test func pastedBurstAndResizeStorm() async throws {
+    let (command, before, after) = try Self.script("--source offline")
+    guard let app = try await Self.session(command) else { return }
+    defer { Task { await app.kill() } }
+
+    try await app.waitForScreen(containing: "Count  0")
+    try await app.send("-l", String(repeating: "+", count: 500) + "--")
+    try await app.waitForScreen(containing: "Count  498")
+    for step in 0..<100 {
+      try await app.resize(columns: 20 + step % 60, rows: 5 + step % 20)
+    }
+    try await app.resize(columns: 80, rows: 24)
+    try await app.waitForScreen { $0.hasPrefix(" numberfact") && $0.contains("Count  498") }
+    try await app.send("q")
+    try await app.waitForScreen(containing: "EXIT=0")
+    try Self.expectSameSettings(before, after)
+  }
+
   @Test(arguments: [(SIGTERM, "143"), (SIGHUP, "129"), (SIGINT, "130")])
   func signalRestoresTheTerminal(signal: Int32, status: String) async throws {
     let server = try await FactServer.silent()  // a request stays in flight
