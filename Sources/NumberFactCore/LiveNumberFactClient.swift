@@ -123,8 +123,9 @@ final class HTTPFetch: NSObject, URLSessionDataDelegate, Sendable {
     let delegate = HTTPFetch(limit: limit, host: url.host ?? "", timeout: timeout)
     let configuration = URLSessionConfiguration.ephemeral
     // The deadline in `get` covers the whole exchange; the session's own timeouts only
-    // back it up, so they must not fire first.
-    let seconds = Double(timeout.components.seconds) + 1
+    // back it up, so they must not fire first, even when the process is too busy to run
+    // the deadline's task at once.
+    let seconds = Double(timeout.components.seconds) + 10
     configuration.timeoutIntervalForRequest = seconds
     configuration.timeoutIntervalForResource = seconds
     configuration.requestCachePolicy = .reloadIgnoringLocalCacheData

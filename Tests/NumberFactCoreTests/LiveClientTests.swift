@@ -133,7 +133,8 @@ import Testing
       try await NumberFactClient.live(baseURL: server.baseURL, timeout: .milliseconds(300))
         .fact(1, .trivia)
     }
-    #expect(clock.now - start < .milliseconds(1_300))
+    // Well under the session's backup timeout (timeout + 10 s), with room for a busy machine.
+    #expect(clock.now - start < .seconds(5))
   }
 
   /// A server that starts its answer and then goes quiet with the connection open: bytes
@@ -154,7 +155,8 @@ import Testing
         .fact(1, .trivia)
     }
     feed.finish()
-    #expect(clock.now - start < .milliseconds(1_300))
+    // Well under the session's backup timeout (timeout + 10 s), with room for a busy machine.
+    #expect(clock.now - start < .seconds(5))
   }
 
   @Test func connectionClosedMidBodyIsConnectionLost() async throws {

@@ -16,7 +16,8 @@ struct ProcessResult: Sendable {
 ///
 /// Spawned directly and reaped with `waitpid`, because `Foundation.Process` notices an exit
 /// through a descriptor the child inherits: a daemon the child starts (a tmux server)
-/// inherits it too, and the exit is never seen. Output goes to files for the same reason.
+/// inherits it too, and the exit is never seen. Output goes to files for the same reason,
+/// and the child inherits no other descriptor.
 func runProcess(
   _ executable: URL, _ arguments: [String], environment: [String: String]? = nil
 ) async throws -> ProcessResult {
@@ -31,6 +32,9 @@ func runProcess(
   posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
   posix_spawn_file_actions_addopen(&actions, 1, base + ".out", O_WRONLY | O_CREAT | O_TRUNC, 0o600)
   posix_spawn_file_actions_addopen(&actions, 2, base + ".err", O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+  // Nothing else of this process may leak into the child: an inherited socket of another
+  // test's server would keep that server's connections open after it closes them.
+  closeFrom3(&actions)
 
   let environment = environment ?? ProcessInfo.processInfo.environment
   let argv = ([executable.path] + arguments).map { strdup($0) } + [nil]
@@ -57,6 +61,16 @@ func runProcess(
     status: status,
     stdout: (try? String(contentsOfFile: base + ".out", encoding: .utf8)) ?? "",
     stderr: (try? String(contentsOfFile: base + ".err", encoding: .utf8)) ?? "")
+}
+
+/// Adds "close every descriptor from 3 up" to `actions`. The glibc call is looked up at run
+/// time because the Swift Glibc module does not declare it.
+private func closeFrom3(_ actions: inout posix_spawn_file_actions_t) {
+  typealias CloseFrom =
+    @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32)
+    -> Int32
+  guard let symbol = dlsym(nil, "posix_spawn_file_actions_addclosefrom_np") else { return }
+  _ = unsafeBitCast(symbol, to: CloseFrom.self)(&actions, 3)
 }
 
 /// The tmux executable, if this machine has one.
@@ -86,9 +100,13 @@ final class TmuxSession: Sendable {
     reader = open(fifo, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
     // Our own writer keeps the FIFO from reporting hang-up before tmux opens it.
     keepOpen = open(fifo, O_WRONLY | O_NONBLOCK | O_CLOEXEC)
+    // The option must be in place before the app's session starts: a command that exits
+    // at once (a usage error) would otherwise take its pane, and its output, with it. A
+    // server needs a session to hold options, so an idle one comes first.
+    try await run("new-session", "-d", "-s", "idle", "cat")
+    try await run("set-option", "-g", "remain-on-exit", "on")
     try await run(
       "new-session", "-d", "-x", "\(columns)", "-y", "\(rows)", "-s", "app", command)
-    try await run("set-option", "-t", "app", "remain-on-exit", "on")
     try await run("pipe-pane", "-t", "app", "-O", "cat >> '\(fifo)'")
   }
 
