@@ -25,14 +25,24 @@ struct EndToEndTests {
     return ("bash --norc --noprofile '\(base).sh'", base + ".before", base + ".after")
   }
 
-  static func session(_ command: String, columns: Int = 80, rows: Int = 24) async throws
-    -> TmuxSession?
-  {
+  /// Runs `body` with the app's session, then stops the tmux server, whatever happened.
+  /// Skips, with a message, where tmux is missing.
+  static func withSession(
+    _ command: String, columns: Int = 80, rows: Int = 24,
+    _ body: (TmuxSession) async throws -> Void
+  ) async throws {
     guard let tmux = tmuxBinary else {
       print("Skipping: tmux is not installed, so the app cannot be driven in a terminal.")
-      return nil
+      return
     }
-    return try await TmuxSession(tmux: tmux, command: command, columns: columns, rows: rows)
+    let app = try await TmuxSession(tmux: tmux, command: command, columns: columns, rows: rows)
+    do {
+      try await body(app)
+    } catch {
+      await app.kill()
+      throw error
+    }
+    await app.kill()
   }
 
   static func expectSameSettings(_ before: String, _ after: String) throws {
@@ -52,21 +62,20 @@ struct EndToEndTests {
 
   @Test func offlineSessionFromStartToQuit() async throws {
     let (command, before, after) = try Self.script("--source offline --count 41")
-    guard let app = try await Self.session(command) else { return }
-    defer { Task { await app.kill() } }
-
-    try await app.waitForScreen(containing: "Count  41")
-    try await app.send("+")
-    try await app.waitForScreen(containing: "Count  42")
-    try await app.send("f")
-    try await app.waitForScreen(containing: "offline fact, computed on this machine")
-    try await app.send("t")
-    try await app.waitForScreen(containing: "Kind   math")
-    try await app.send("?")
-    try await app.waitForScreen(containing: "get a fact")
-    try await app.send("q")
-    try await app.waitForScreen(containing: "EXIT=0")
-    try Self.expectSameSettings(before, after)
+    try await Self.withSession(command) { app in
+      try await app.waitForScreen(containing: "Count  41")
+      try await app.send("+")
+      try await app.waitForScreen(containing: "Count  42")
+      try await app.send("f")
+      try await app.waitForScreen(containing: "offline fact, computed on this machine")
+      try await app.send("t")
+      try await app.waitForScreen(containing: "Kind   math")
+      try await app.send("?")
+      try await app.waitForScreen(containing: "get a fact")
+      try await app.send("q")
+      try await app.waitForScreen(containing: "EXIT=0")
+      try Self.expectSameSettings(before, after)
+    }
   }
 
   @Test func liveFactFromALocalServerAndResize() async throws {
@@ -74,40 +83,38 @@ struct EndToEndTests {
     defer { Task { await server.stop() } }
     let (command, before, after) = try Self.script(
       "--source live --base-url \(server.baseURL.absoluteString) --count 42")
-    guard let app = try await Self.session(command) else { return }
-    defer { Task { await app.kill() } }
+    try await Self.withSession(command) { app in
+      try await app.waitForScreen(containing: "Count  42")
+      try await app.send("Enter")
+      try await app.waitForScreen(containing: "42 is the answer to everything.")
+      try await app.waitForScreen(containing: "— from numbersapi.com")
 
-    try await app.waitForScreen(containing: "Count  42")
-    try await app.send("Enter")
-    try await app.waitForScreen(containing: "42 is the answer to everything.")
-    try await app.waitForScreen(containing: "— from numbersapi.com")
-
-    try await app.resize(columns: 20, rows: 5)
-    let small = try await app.waitForScreen { $0.hasPrefix("42 trivia") }
-    #expect(small.split(separator: "\n").allSatisfy { $0.count <= 20 })
-    try await app.resize(columns: 80, rows: 24)
-    try await app.waitForScreen(containing: " numberfact")
-    try await app.send("C-c")
-    try await app.waitForScreen(containing: "EXIT=0")
-    try Self.expectSameSettings(before, after)
+      try await app.resize(columns: 20, rows: 5)
+      let small = try await app.waitForScreen { $0.hasPrefix("42 trivia") }
+      #expect(small.split(separator: "\n").allSatisfy { $0.count <= 20 })
+      try await app.resize(columns: 80, rows: 24)
+      try await app.waitForScreen(containing: " numberfact")
+      try await app.send("C-c")
+      try await app.waitForScreen(containing: "EXIT=0")
+      try Self.expectSameSettings(before, after)
+    }
   }
 
   @Test func pastedBurstAndResizeStorm() async throws {
     let (command, before, after) = try Self.script("--source offline")
-    guard let app = try await Self.session(command) else { return }
-    defer { Task { await app.kill() } }
-
-    try await app.waitForScreen(containing: "Count  0")
-    try await app.send("-l", String(repeating: "+", count: 500) + "--")
-    try await app.waitForScreen(containing: "Count  498")
-    for step in 0..<100 {
-      try await app.resize(columns: 20 + step % 60, rows: 5 + step % 20)
+    try await Self.withSession(command) { app in
+      try await app.waitForScreen(containing: "Count  0")
+      try await app.send("-l", String(repeating: "+", count: 500) + "--")
+      try await app.waitForScreen(containing: "Count  498")
+      for step in 0..<100 {
+        try await app.resize(columns: 20 + step % 60, rows: 5 + step % 20)
+      }
+      try await app.resize(columns: 80, rows: 24)
+      try await app.waitForScreen { $0.hasPrefix(" numberfact") && $0.contains("Count  498") }
+      try await app.send("q")
+      try await app.waitForScreen(containing: "EXIT=0")
+      try Self.expectSameSettings(before, after)
     }
-    try await app.resize(columns: 80, rows: 24)
-    try await app.waitForScreen { $0.hasPrefix(" numberfact") && $0.contains("Count  498") }
-    try await app.send("q")
-    try await app.waitForScreen(containing: "EXIT=0")
-    try Self.expectSameSettings(before, after)
   }
 
   @Test(arguments: [(SIGTERM, "143"), (SIGHUP, "129"), (SIGINT, "130")])
@@ -116,29 +123,28 @@ struct EndToEndTests {
     defer { Task { await server.stop() } }
     let (command, before, after) = try Self.script(
       "--source live --timeout 60 --base-url \(server.baseURL.absoluteString)")
-    guard let app = try await Self.session(command) else { return }
-    defer { Task { await app.kill() } }
-
-    try await app.waitForScreen(containing: "Count  0")
-    try await app.send("f")
-    try await app.waitForScreen(containing: "Fetching")
-    let shell = try await app.panePID()
-    let child = try await runProcess(
-      URL(fileURLWithPath: "/usr/bin/pgrep"), ["-P", "\(shell)", "numberfact"])
-    let pid = try #require(Int32(child.stdout.trimmingCharacters(in: .whitespacesAndNewlines)))
-    Glibc.kill(pid, signal)
-    try await app.waitForScreen(containing: "EXIT=\(status)")
-    try Self.expectSameSettings(before, after)
+    try await Self.withSession(command) { app in
+      try await app.waitForScreen(containing: "Count  0")
+      try await app.send("f")
+      try await app.waitForScreen(containing: "Fetching")
+      let shell = try await app.panePID()
+      let child = try await runProcess(
+        URL(fileURLWithPath: "/usr/bin/pgrep"), ["-P", "\(shell)", "numberfact"])
+      let pid = try #require(Int32(child.stdout.trimmingCharacters(in: .whitespacesAndNewlines)))
+      Glibc.kill(pid, signal)
+      try await app.waitForScreen(containing: "EXIT=\(status)")
+      try Self.expectSameSettings(before, after)
+    }
   }
 
   @Test func unknownTerminalTypeIsOneClearLine() async throws {
     let (command, before, after) = try Self.script("--source offline", environment: "TERM=vt999")
-    guard let app = try await Self.session(command) else { return }
-    defer { Task { await app.kill() } }
-    let screen = try await app.waitForScreen { $0.contains("EXIT=") }
-    #expect(screen.contains("numberfact: unknown terminal type 'vt999' (TERM)"))
-    #expect(screen.contains("EXIT=1"))
-    try Self.expectSameSettings(before, after)
+    try await Self.withSession(command) { app in
+      let screen = try await app.waitForScreen { $0.contains("EXIT=") }
+      #expect(screen.contains("numberfact: unknown terminal type 'vt999' (TERM)"))
+      #expect(screen.contains("EXIT=1"))
+      try Self.expectSameSettings(before, after)
+    }
   }
 
   @Test func notATerminalIsOneClearLine() async throws {

@@ -177,7 +177,14 @@ final class TmuxSession: Sendable {
   }
 
   func kill() async {
+    let server = (try? await run("display-message", "-p", "#{pid} #{socket_path}").stdout)?
+      .trimmingCharacters(in: .whitespacesAndNewlines).split(separator: " ", maxSplits: 1)
     _ = try? await run("kill-server")
+    // A server asked to exit while it pipes a dead pane's output waits forever for the
+    // pipe; ending it closes the pipe, and its helper processes exit with it.
+    guard let server, server.count == 2, let pid = Int32(server[0]) else { return }
+    Glibc.kill(pid, SIGKILL)
+    unlink(String(server[1]))
   }
 }
 
