@@ -44,6 +44,7 @@ public final class NcursesTerminal: Terminal {
   private let asciiOnly: Bool
   private let colorPairs: [TextRole: Int16]
   private var sources: [any DispatchSourceProtocol] = []
+  private var inputSource: (any DispatchSourceRead)?
   private var handledSignals: [Int32] = []
   private var isClosed = false
 
@@ -226,6 +227,7 @@ public final class NcursesTerminal: Terminal {
       MainActor.assumeIsolated { self?.readKeys() }
     }
     sources.append(input)
+    inputSource = input
     let resize = DispatchSource.makeSignalSource(signal: SIGWINCH, queue: .main)
     resize.setEventHandler { [weak self] in
       MainActor.assumeIsolated { self?.resized() }
@@ -245,7 +247,7 @@ public final class NcursesTerminal: Terminal {
     set_term(screen)
     if cn_bytes_available(inputDescriptor) == 0 {
       // Readable with nothing to read: the input has closed (hang-up, end of file).
-      sources.first?.cancel()
+      inputSource?.cancel()
       continuation.finish()
       return
     }

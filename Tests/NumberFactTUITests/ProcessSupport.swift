@@ -19,7 +19,7 @@ struct ProcessResult: Sendable {
 /// inherits it too, and the exit is never seen. Output goes to files for the same reason,
 /// and the child inherits no other descriptor.
 func runProcess(
-  _ executable: URL, _ arguments: [String], environment: [String: String]? = nil
+  _ executable: URL, _ arguments: [String]
 ) async throws -> ProcessResult {
   let base = NSTemporaryDirectory() + "numberfact-process-\(UUID().uuidString)"
   defer {
@@ -36,7 +36,7 @@ func runProcess(
   // test's server would keep that server's connections open after it closes them.
   closeFrom3(&actions)
 
-  let environment = environment ?? ProcessInfo.processInfo.environment
+  let environment = ProcessInfo.processInfo.environment
   let argv = ([executable.path] + arguments).map { strdup($0) } + [nil]
   let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
   defer {
