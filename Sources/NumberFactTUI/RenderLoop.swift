@@ -38,6 +38,12 @@ public final class RenderLoop {
   private var lastFrame: Frame?
   private var spinner: Task<Void, Never>?
   private var continuation: AsyncStream<Event>.Continuation?
+  /// Whether an observation of the model is registered and has not fired yet. Registering
+  /// another on every render would leave one more behind per key press, each firing on the
+  /// next change: the work per press would grow with the number of presses.
+  private var isObservingModel = false
+  /// Renders so far, for tests that check the work per event stays constant.
+  private(set) var renderCount = 0
 
   /// Creates a loop; nothing happens until ``run()``.
   ///
@@ -101,7 +107,7 @@ public final class RenderLoop {
           reason = .signal(signal)
           break loop
         case .modelChanged:
-          break
+          isObservingModel = false
         case .tick(let tick):
           if spinner != nil { viewState.spinnerFrame = tick }
         case .inputClosed:
@@ -137,11 +143,18 @@ public final class RenderLoop {
   /// Lays out the current state and draws it if it differs from what is on screen, and
   /// asks to hear about the next change to the model.
   private func render() {
-    let continuation = continuation
-    let state = withObservationTracking {
-      model.state
-    } onChange: {
-      continuation?.yield(.modelChanged)
+    renderCount += 1
+    let state: NumberFactFeature.State
+    if isObservingModel {
+      state = model.state
+    } else {
+      isObservingModel = true
+      let continuation = continuation
+      state = withObservationTracking {
+        model.state
+      } onChange: {
+        continuation?.yield(.modelChanged)
+      }
     }
     viewState.feature = state
     if state.isLoading { startSpinner() } else { stopSpinner() }

@@ -2,11 +2,12 @@ import Clocks
 import Dependencies
 import Glibc
 import NumberFactCore
-import NumberFactTUI
 import NumberFactTesting
 import TaskProviding
 import TaskProvidingTesting
 import Testing
+
+@testable import NumberFactTUI
 
 /// A render loop running on a virtual terminal, with a controlled client, a recording
 /// provider and a test clock: everything the loop waits on is in the test's hands.
@@ -17,6 +18,7 @@ struct LoopHarness {
   let provider: any TaskProvider
   let clock = TestClock()
   let model: NumberFactFeature
+  let loop: RenderLoop
   let running: Task<RenderLoop.ExitReason, Never>
 
   init(
@@ -28,6 +30,7 @@ struct LoopHarness {
     model = makeFeature(count: count, client: client ?? facts.client, provider: provider)
     let loop = RenderLoop(
       model: model, terminal: terminal, clock: clock, taskProvider: provider)
+    self.loop = loop
     running = Task { await loop.run() }
   }
 
@@ -82,6 +85,20 @@ func makeFeature(
     try await app.frame(containing: "Count  1")
     #expect(app.terminal.frames.count == 2)  // the unknown keys drew nothing
     #expect(await app.quit() == .quit)
+  }
+
+  @Test func workPerKeyPressDoesNotGrow() async throws {
+    let app = LoopHarness()
+    try await app.frame(containing: "Count  0")
+    let presses = 200
+    for press in 1...presses {
+      app.terminal.send(.character("+"))
+      try await app.frame(containing: "Count  \(press)")
+    }
+    #expect(await app.quit() == .quit)
+    // The first frame, then per press one render for the key and one for the change it made.
+    // Each press used to leave one more observation behind: 20,000 renders here.
+    #expect(app.loop.renderCount <= 1 + 2 * presses)
   }
 
   @Test(arguments: [500, 10_000])
