@@ -41,6 +41,12 @@ static inline int cn_getmaxx(WINDOW *window) {
 }
 static inline int cn_set_escdelay(int milliseconds) { return set_escdelay(milliseconds); }
 
+/// Whether the current terminal has the string capability `name` (such as "cup").
+static inline int cn_has_string_capability(const char *name) {
+  const char *value = tigetstr(name);
+  return value != NULL && value != (const char *)-1;
+}
+
 /// The size the kernel reports for the terminal on `fd`; zero when it is not a terminal.
 static inline struct winsize cn_window_size(int fd) {
   struct winsize size = {0, 0, 0, 0};

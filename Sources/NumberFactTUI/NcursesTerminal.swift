@@ -18,6 +18,8 @@ public final class NcursesTerminal: Terminal {
     case notATerminal
     /// `TERM` names no terminal this system describes, or is unset.
     case unknownTerminal(String)
+    /// `TERM` names a terminal that cannot move its cursor, such as `dumb`.
+    case notFullScreen(String)
 
     public var description: String {
       switch self {
@@ -27,6 +29,9 @@ public final class NcursesTerminal: Terminal {
         name.isEmpty
           ? "TERM is not set, so the terminal type is unknown"
           : "unknown terminal type '\(name)' (TERM); try TERM=xterm-256color"
+      case .notFullScreen(let name):
+        "terminal type '\(name)' (TERM) cannot move the cursor, which the interactive app "
+          + "needs; in scripts use `numberfact fact N`"
       }
     }
   }
@@ -52,7 +57,8 @@ public final class NcursesTerminal: Terminal {
   ///
   /// - Parameter colors: Whether to use colours when the terminal has them. Pass `false`
   ///   when `NO_COLOR` is set.
-  /// - Throws: ``OpenError`` when stdin or stdout is not a terminal or `TERM` is unknown.
+  /// - Throws: ``OpenError`` when stdin or stdout is not a terminal, or `TERM` is unknown or
+  ///   cannot move the cursor.
   ///   Nothing has been changed on the terminal when it throws.
   public static func open(colors: Bool) throws -> NcursesTerminal {
     guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else {
@@ -70,7 +76,8 @@ public final class NcursesTerminal: Terminal {
   ///   - size: The screen size ncurses is told.
   ///   - terminalName: The terminfo entry to use.
   ///   - colors: Whether to set up colours.
-  /// - Throws: ``OpenError/unknownTerminal(_:)`` when the entry does not exist.
+  /// - Throws: ``OpenError/unknownTerminal(_:)`` when the entry does not exist, and
+  ///   ``OpenError/notFullScreen(_:)`` when it cannot move the cursor.
   public static func offscreen(
     size: TerminalSize, terminalName: String = "xterm-256color", colors: Bool = false
   ) throws -> NcursesTerminal {
@@ -107,6 +114,16 @@ public final class NcursesTerminal: Terminal {
       fclose(inputFile)
       Self.restoreSignals(handledSignals)
       throw OpenError.unknownTerminal(name)
+    }
+    set_term(screen)
+    // Without cursor addressing every frame would be printed one after another.
+    guard cn_has_string_capability("cup") != 0 else {
+      endwin()
+      delscreen(screen)
+      fclose(outputFile)
+      fclose(inputFile)
+      Self.restoreSignals(handledSignals)
+      throw OpenError.notFullScreen(name)
     }
     self.screen = screen
     files = [outputFile, inputFile]

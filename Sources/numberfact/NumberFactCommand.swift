@@ -20,7 +20,8 @@ struct NumberFactCommand: AsyncParsableCommand {
 
   @OptionGroup var client: ClientOptions
 
-  @Option(help: "The number to start at.")
+  // Unconditional, so a negative start such as `--count -5` is a value, not an option.
+  @Option(parsing: .unconditional, help: "The number to start at.")
   var count: Int = 0
 
   func run() async throws {

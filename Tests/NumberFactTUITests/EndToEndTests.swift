@@ -78,6 +78,20 @@ struct EndToEndTests {
     }
   }
 
+  @Test(arguments: [(Int.max - 1, "+++"), (Int.min + 1, "---")])
+  func countStopsAtTheEdges(start: Int, keys: String) async throws {
+    let (command, before, after) = try Self.script("--source offline --count \(start)")
+    try await Self.withSession(command) { app in
+      try await app.waitForScreen(containing: "Count  \(start)")
+      try await app.send("-l", "--", keys + "f")  // "--": keys may start with "-"
+      let edge = start == Int.max - 1 ? Int.max : Int.min
+      try await app.waitForScreen { $0.contains("Count  \(edge)") && $0.contains("64-bit Int") }
+      try await app.send("q")
+      try await app.waitForScreen(containing: "EXIT=0")
+      try Self.expectSameSettings(before, after)
+    }
+  }
+
   @Test func liveFactFromALocalServerAndResize() async throws {
     let server = try await FactServer(body: factJSON(text: "42 is the answer to everything."))
     defer { Task { await server.stop() } }
@@ -137,11 +151,15 @@ struct EndToEndTests {
     }
   }
 
-  @Test func unknownTerminalTypeIsOneClearLine() async throws {
-    let (command, before, after) = try Self.script("--source offline", environment: "TERM=vt999")
+  @Test(arguments: [
+    ("vt999", "numberfact: unknown terminal type 'vt999' (TERM)"),
+    ("dumb", "numberfact: terminal type 'dumb' (TERM) cannot move the cursor"),
+  ])
+  func unusableTerminalTypeIsOneClearLine(term: String, message: String) async throws {
+    let (command, before, after) = try Self.script("--source offline", environment: "TERM=\(term)")
     try await Self.withSession(command) { app in
       let screen = try await app.waitForScreen { $0.contains("EXIT=") }
-      #expect(screen.contains("numberfact: unknown terminal type 'vt999' (TERM)"))
+      #expect(screen.contains(message))
       #expect(screen.contains("EXIT=1"))
       try Self.expectSameSettings(before, after)
     }

@@ -56,4 +56,11 @@ import Testing
       NcursesTerminal.OpenError.unknownTerminal("vt999").description
         == "unknown terminal type 'vt999' (TERM); try TERM=xterm-256color")
   }
+
+  @Test func terminalThatCannotMoveTheCursorIsAClearError() {
+    #expect(throws: NcursesTerminal.OpenError.notFullScreen("dumb")) {
+      _ = try NcursesTerminal.offscreen(
+        size: TerminalSize(rows: 24, columns: 80), terminalName: "dumb")
+    }
+  }
 }
