@@ -118,13 +118,13 @@ struct EndToEndTests {
     let (command, before, after) = try Self.script("--source offline")
     try await Self.withSession(command) { app in
       try await app.waitForScreen(containing: "Count  0")
-      try await app.send("-l", String(repeating: "+", count: 500) + "--")
-      try await app.waitForScreen(containing: "Count  498")
+      try await app.send("-l", String(repeating: "+", count: 10_000) + "--")
+      try await app.waitForScreen(containing: "Count  9998")
       for step in 0..<100 {
         try await app.resize(columns: 20 + step % 60, rows: 5 + step % 20)
       }
       try await app.resize(columns: 80, rows: 24)
-      try await app.waitForScreen { $0.hasPrefix(" numberfact") && $0.contains("Count  498") }
+      try await app.waitForScreen { $0.hasPrefix(" numberfact") && $0.contains("Count  9998") }
       try await app.send("q")
       try await app.waitForScreen(containing: "EXIT=0")
       try Self.expectSameSettings(before, after)
@@ -225,6 +225,16 @@ struct EndToEndTests {
     #expect(auto.status == 0)
     #expect(auto.stdout.hasPrefix("1 is"))
     #expect(auto.stderr.contains("offline fact"))
+  }
+
+  @Test func hostThatDoesNotResolveIsUnreachable() async throws {
+    // `.invalid` never resolves (RFC 6761), with or without a resolver.
+    let result = try await runProcess(
+      numberfactBinary,
+      ["fact", "1", "--source", "live", "--base-url", "http://numberfact-test.invalid"])
+    #expect(result.status == 1)
+    #expect(result.stdout.isEmpty)
+    #expect(result.stderr.hasPrefix("numberfact: Cannot reach numberfact-test.invalid"))
   }
 
   @Test(arguments: [
