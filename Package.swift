@@ -82,6 +82,21 @@ let package = Package(
         .product(name: "Dependencies", package: "swift-dependencies"),
       ]
     ),
+    // Benchmarks: `swift run -c release numberfact-bench`. Not a product and not a test.
+    .executableTarget(
+      name: "numberfact-bench",
+      dependencies: [
+        "numberfact",  // built alongside, for section 5 to drive
+        "NumberFactCore",
+        "NumberFactTesting",
+        "TaskProviding",
+        "TaskProvidingTesting",
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        .product(name: "ConcurrencyExtras", package: "swift-concurrency-extras"),
+        .product(name: "Dependencies", package: "swift-dependencies"),
+      ],
+      path: "Benchmarks/numberfact-bench"
+    ),
     .testTarget(
       name: "TaskProvidingTests",
       dependencies: [

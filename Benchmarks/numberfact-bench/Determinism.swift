@@ -1,0 +1,272 @@
+// The feature's timing-sensitive scenarios, written twice: our way (synchronize on the
+// controlled client's requests and on the awaited taps, as Tests/NumberFactCoreTests does)
+// and the naive way (spawn `Task { … }`, yield, assert). Both check the same outcomes.
+
+import ConcurrencyExtras
+import Dependencies
+import NumberFactCore
+import NumberFactTesting
+import TaskProviding
+import TaskProvidingTesting
+
+/// A check that did not hold.
+struct CheckFailed: Error, CustomStringConvertible {
+  let description: String
+}
+
+/// Throws when `condition` is false: the benchmark's `#require`.
+func check(_ condition: Bool, _ message: @autoclosure () -> String) throws {
+  if !condition { throw CheckFailed(description: message()) }
+}
+
+/// The scenarios measured for determinism.
+enum Scenario: String, CaseIterable, Sendable {
+  case factClearsWhileLoading = "fact clears while loading"
+  case loadingWhileInFlight = "isLoading while in flight"
+  case outOfOrder = "back-to-back, out of order"
+  case incrementWhileLoading = "increment while loading"
+  case cancelWhileLoading = "cancel while loading"
+}
+
+/// How a test waits for the task it spawned before asserting.
+enum Approach: String, CaseIterable, Sendable {
+  /// Synchronize on the controlled client and the awaited taps, with a recording provider.
+  case ours = "ours"
+  /// `Task { … }`, then one `Task.yield()`.
+  case naiveYield = "naive: one Task.yield()"
+  /// `Task { … }`, then `Task.megaYield()` (20 yields).
+  case naiveMegaYield = "naive: Task.megaYield()"
+
+  func run(_ scenario: Scenario) async throws {
+    switch self {
+    case .ours: try await Ours.run(scenario)
+    case .naiveYield: try await Naive.run(scenario) { await Task.yield() }
+    case .naiveMegaYield: try await Naive.run(scenario) { await Task.megaYield() }
+    }
+  }
+}
+
+/// A feature with the given fact client and task provider.
+@MainActor
+func makeFeature(
+  count: Int = 0, client: NumberFactClient, provider: some TaskProvider
+) -> NumberFactFeature {
+  withDependencies {
+    $0.numberFact = client
+    $0.taskProvider = provider
+  } operation: {
+    NumberFactFeature(count: count)
+  }
+}
+
+/// Our way: every wait is on something the code exposes, so the order of events is fixed.
+@MainActor
+enum Ours {
+  static func run(_ scenario: Scenario) async throws {
+    switch scenario {
+    case .factClearsWhileLoading: try await factClearsWhileLoading()
+    case .loadingWhileInFlight: try await loadingWhileInFlight()
+    case .outOfOrder: try await outOfOrder()
+    case .incrementWhileLoading: try await incrementWhileLoading()
+    case .cancelWhileLoading: try await cancelWhileLoading()
+    }
+  }
+
+  static func factClearsWhileLoading() async throws {
+    let facts = ControlledNumberFactClient()
+    try await withRecordingTaskProvider { provider in
+      let model = makeFeature(client: facts.client, provider: provider)
+      async let first: Void = model.getFactButtonTapped()
+      try await facts.nextRequest().answer("0 is nothing.")
+      await first
+      try check(model.fact?.text == "0 is nothing.", "first fact missing")
+
+      async let second: Void = model.getFactButtonTapped()
+      let request = try await facts.nextRequest()
+      try check(model.fact == nil && model.isLoading, "fact not cleared while loading")
+      request.answer("0 is the additive identity.")
+      await second
+      try check(model.fact?.text == "0 is the additive identity.", "second fact missing")
+    }
+  }
+
+  static func loadingWhileInFlight() async throws {
+    let facts = ControlledNumberFactClient()
+    try await withRecordingTaskProvider { provider in
+      let model = makeFeature(client: facts.client, provider: provider)
+      async let tap: Void = model.getFactButtonTapped()
+      let request = try await facts.nextRequest()
+      try check(model.isLoading, "not loading while in flight")
+      request.answer("0 is nothing.")
+      await tap
+      try check(!model.isLoading && model.fact?.text == "0 is nothing.", "not finished")
+    }
+  }
+
+  static func outOfOrder() async throws {
+    let facts = ControlledNumberFactClient(cancellation: .ignore)
+    try await withRecordingTaskProvider { provider in
+      let model = makeFeature(client: facts.client, provider: provider)
+      async let firstTap: Void = model.getFactButtonTapped()
+      let first = try await facts.nextRequest()
+      async let secondTap: Void = model.getFactButtonTapped()
+      let second = try await facts.nextRequest()
+      second.answer("fresh")
+      await secondTap
+      try check(first.answer("stale"), "stale answer not delivered")
+      await firstTap
+      try check(model.fact?.text == "fresh" && !model.isLoading, "stale answer won")
+    }
+  }
+
+  static func incrementWhileLoading() async throws {
+    let facts = ControlledNumberFactClient(cancellation: .ignore)
+    try await withRecordingTaskProvider { provider in
+      let model = makeFeature(client: facts.client, provider: provider)
+      async let tap: Void = model.getFactButtonTapped()
+      let request = try await facts.nextRequest()
+      model.incrementButtonTapped()
+      try check(request.answer("0 is a stale answer."), "stale answer not delivered")
+      await tap
+      try check(
+        model.count == 1 && model.fact == nil && !model.isLoading, "stale fact shown for 1")
+    }
+  }
+
+  static func cancelWhileLoading() async throws {
+    let facts = ControlledNumberFactClient()
+    try await withRecordingTaskProvider { provider in
+      let model = makeFeature(count: 7, client: facts.client, provider: provider)
+      async let tap: Void = model.getFactButtonTapped()
+      let request = try await facts.nextRequest()
+      model.cancelButtonTapped()
+      await tap
+      try check(request.observedCancellation, "request not cancelled")
+      try check(
+        model.fact == nil && !model.isLoading && model.errorMessage == nil, "not cancelled")
+    }
+  }
+}
+
+/// The naive way, as the articles start: the test is an ordinary async test function (not
+/// on the main actor), the model is, the client answers after one suspension, and the test
+/// spawns `Task { await model.getFactButtonTapped() }`, waits a guessed amount, asserts.
+enum Naive {
+  typealias Wait = @Sendable () async -> Void
+
+  static func run(_ scenario: Scenario, wait: Wait) async throws {
+    switch scenario {
+    case .factClearsWhileLoading: try await factClearsWhileLoading(wait)
+    case .loadingWhileInFlight: try await loadingWhileInFlight(wait)
+    case .outOfOrder: try await outOfOrder(wait)
+    case .incrementWhileLoading: try await incrementWhileLoading(wait)
+    case .cancelWhileLoading: try await cancelWhileLoading(wait)
+    }
+  }
+
+  /// The articles' mock: a fact after one `Task.yield()`.
+  static func goodNumber(checkCancellation: Bool = false) -> NumberFactClient {
+    NumberFactClient { number, kind in
+      await Task.yield()
+      if checkCancellation { try Task.checkCancellation() }
+      return NumberFact(number: number, kind: kind, text: "\(number) is a good number.")
+    }
+  }
+
+  static func model(count: Int = 0, _ client: NumberFactClient) async -> NumberFactFeature {
+    await makeFeature(count: count, client: client, provider: LiveTaskProvider())
+  }
+
+  static func factClearsWhileLoading(_ wait: Wait) async throws {
+    let model = await model(goodNumber())
+    await model.getFactButtonTapped()  // an old fact to clear
+    let task = Task { await model.getFactButtonTapped() }
+    await wait()
+    try await check(model.fact == nil, "fact not cleared while loading")
+    try await check(model.isLoading, "not loading")
+    await task.value
+    try await check(model.fact?.text == "0 is a good number.", "fact missing")
+  }
+
+  static func loadingWhileInFlight(_ wait: Wait) async throws {
+    let model = await model(goodNumber())
+    let task = Task { await model.getFactButtonTapped() }
+    await wait()
+    try await check(model.isLoading, "not loading while in flight")
+    await task.value
+    try await check(!model.isLoading, "still loading")
+  }
+
+  static func outOfOrder(_ wait: Wait) async throws {
+    // The first request to reach the client is slow and answers "stale"; the second is
+    // fast and answers "fresh". The test assumes the first tap's request is the slow one.
+    let calls = LockIsolated(0)
+    let client = NumberFactClient { number, kind in
+      let call = calls.withValue { calls in
+        defer { calls += 1 }
+        return calls
+      }
+      for _ in 0..<(call == 0 ? 5 : 1) { await Task.yield() }
+      return NumberFact(number: number, kind: kind, text: call == 0 ? "stale" : "fresh")
+    }
+    let model = await model(client)
+    let first = Task { await model.getFactButtonTapped() }
+    await wait()
+    let second = Task { await model.getFactButtonTapped() }
+    await wait()
+    await first.value
+    await second.value
+    try await check(model.fact?.text == "fresh", "stale answer won")
+    try await check(!model.isLoading, "still loading")
+  }
+
+  static func incrementWhileLoading(_ wait: Wait) async throws {
+    let model = await model(goodNumber())
+    let task = Task { await model.getFactButtonTapped() }
+    await wait()
+    await model.incrementButtonTapped()
+    await task.value
+    try await check(model.count == 1, "count not incremented")
+    try await check(model.fact == nil, "stale fact shown for 1")
+    try await check(!model.isLoading, "still loading")
+  }
+
+  static func cancelWhileLoading(_ wait: Wait) async throws {
+    let model = await model(count: 7, goodNumber(checkCancellation: true))
+    let task = Task { await model.getFactButtonTapped() }
+    await wait()
+    await model.cancelButtonTapped()
+    await task.value
+    try await check(model.fact == nil, "fact arrived after cancel")
+    try await check(!model.isLoading, "still loading")
+  }
+}
+
+/// One run of `iterations` repetitions of a scenario: how many failed, and how long each took.
+struct DeterminismRun: Sendable {
+  let failures: Int
+  let microsecondsPerIteration: Double
+  let firstFailure: String?
+}
+
+func measureDeterminism(
+  _ scenario: Scenario, _ approach: Approach, iterations: Int
+) async -> DeterminismRun {
+  let clock = ContinuousClock()
+  var failures = 0
+  var firstFailure: String?
+  let start = clock.now
+  for _ in 0..<iterations {
+    do {
+      try await approach.run(scenario)
+    } catch {
+      failures += 1
+      if firstFailure == nil { firstFailure = "\(error)" }
+    }
+  }
+  let elapsed = clock.now - start
+  return DeterminismRun(
+    failures: failures,
+    microsecondsPerIteration: elapsed.seconds * 1e6 / Double(iterations),
+    firstFailure: firstFailure)
+}

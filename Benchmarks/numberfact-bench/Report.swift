@@ -1,0 +1,333 @@
+import Foundation
+import Glibc
+
+/// Sizes for one benchmark run.
+struct Plan: Sendable {
+  var runs: Int
+  var iterations: Int
+  var overheadTasks: Int
+  var sleep: Duration
+  var scaleSizes: [Int]
+  var presses: Int
+  var idle: Duration
+  var suite: Bool
+
+  static let full = Plan(
+    runs: 5, iterations: 10_000, overheadTasks: 100_000, sleep: .seconds(1),
+    scaleSizes: [1_000, 10_000, 100_000], presses: 1_000, idle: .seconds(10), suite: true)
+
+  static let quick = Plan(
+    runs: 2, iterations: 200, overheadTasks: 10_000, sleep: .milliseconds(200),
+    scaleSizes: [1_000, 10_000], presses: 50, idle: .seconds(1), suite: false)
+
+  var configuration: String {
+    #if DEBUG
+      "debug"
+    #else
+      "release"
+    #endif
+  }
+}
+
+struct DeterminismRow: Sendable {
+  let scenario: Scenario
+  var runs: [Approach: [DeterminismRun]] = [:]
+
+  func failures(_ approach: Approach) -> Summary {
+    Summary((runs[approach] ?? []).map { Double($0.failures) })
+  }
+
+  func microseconds(_ approach: Approach) -> Summary {
+    Summary((runs[approach] ?? []).map(\.microsecondsPerIteration))
+  }
+
+  func firstFailure(_ approach: Approach) -> String? {
+    (runs[approach] ?? []).lazy.compactMap(\.firstFailure).first
+  }
+}
+
+struct Overhead: Sendable {
+  let tasks: Int
+  let raw: [Double]
+  let live: [Double]
+  /// Each run's ratio: both sides of a run share the machine's state.
+  var ratios: Summary { Summary(zip(live, raw).map { $0 / $1 }) }
+}
+
+struct Waiting: Sendable {
+  let sleep: Duration
+  let ours: [Double]
+  let spin: [Double]
+  var ratio: Double { Summary(ours).median / Summary(spin).median }
+}
+
+struct ScaleRow: Sendable {
+  let tasks: Int
+  let probes: [ScaleProbe]
+
+  var total: Int { tasks + (tasks + 9) / 10 }
+  var wait: Summary { Summary(probes.map(\.waitSeconds)) }
+  var spawn: Summary { Summary(probes.map(\.spawnSeconds)) }
+  /// Spawn and wait together, per task including children.
+  var microsecondsPerTask: Summary {
+    Summary(probes.map { ($0.spawnSeconds + $0.waitSeconds) * 1e6 / Double(total) })
+  }
+  var laterWait: Summary { Summary(probes.map(\.laterWaitMicroseconds)) }
+  var peak: Summary { Summary(probes.map { megabytes(Double($0.peakResidentBytes)) }) }
+
+  /// Peak memory above `baseline` bytes, per task including children.
+  func bytesPerTask(above baseline: Double) -> Summary {
+    Summary(probes.map { (Double($0.peakResidentBytes) - baseline) / Double(total) })
+  }
+}
+
+/// Everything measured, and how to print it.
+struct Report: Sendable {
+  let plan: Plan
+  let command: String
+  var determinism: [DeterminismRow] = []
+  var overhead: Overhead?
+  var waiting: Waiting?
+  /// Peak resident bytes of a probe that records nothing: the runtime's share.
+  var scaleBaseline: Summary?
+  var scale: [ScaleRow] = []
+  var app: [AppRun] = []
+  var suite: [SuiteRun] = []
+
+  /// What must hold for the run to pass: correctness, not speed.
+  func problems() -> [String] {
+    var problems: [String] = []
+    for row in determinism where row.failures(.ours).max > 0 {
+      problems.append(
+        "\(row.scenario.rawValue) failed our way: \(row.firstFailure(.ours) ?? "?")")
+    }
+    for run in app where run.exitStatus != 0 {
+      problems.append("the app exited with \(run.exitStatus) after q")
+    }
+    for run in suite where run.status != 0 {
+      problems.append("swift test exited with \(run.status)")
+    }
+    for row in scale where row.probes.contains(where: { $0.records != row.total + 100 }) {
+      problems.append("recording \(row.tasks) tasks kept the wrong number of records")
+    }
+    return problems
+  }
+
+  func markdown() -> String {
+    var lines: [String] = []
+    lines += [
+      "# Benchmarks", "",
+      "Written by `numberfact-bench`; do not edit by hand. Each figure is the median of "
+        + "\(plan.runs) runs, with the minimum and maximum in parentheses.", "",
+      "| | |", "|---|---|",
+      "| Command | `\(command)` |",
+      "| Date | \(Self.today()) |",
+      "| Build | \(plan.configuration) |",
+    ]
+    lines += Self.machine().map { "| \($0.0) | \($0.1) |" }
+    lines += determinismSection()
+    lines += overheadSection()
+    lines += waitingSection()
+    lines += scaleSection()
+    lines += appSection()
+    lines += suiteSection()
+    return lines.joined(separator: "\n") + "\n"
+  }
+
+  private func determinismSection() -> [String] {
+    guard !determinism.isEmpty else { return [] }
+    var lines = [
+      "", "## 1. Determinism", "",
+      "Each scenario \(plan.iterations.formatted()) times per run, in one process. *Ours* "
+        + "synchronizes on the controlled client's requests and the awaited taps, with a "
+        + "recording task provider, as the test suite does. *Naive* is the articles' starting "
+        + "point: an ordinary async test function spawns `Task { await "
+        + "model.getFactButtonTapped() }`, yields once (or calls `Task.megaYield()`, 20 "
+        + "yields), then asserts; the mock client answers after one `Task.yield()`.", "",
+      "| Scenario | "
+        + Approach.allCases.map { "\($0.rawValue): failures" }.joined(separator: " | ")
+        + " | " + Approach.allCases.map { "\($0.rawValue): µs/iteration" }.joined(separator: " | ")
+        + " |",
+      "|---" + String(repeating: "|---:", count: Approach.allCases.count * 2) + "|",
+    ]
+    for row in determinism {
+      let failures = Approach.allCases.map {
+        "\(row.failures($0).formatted(0)) / \(plan.iterations.formatted())"
+      }
+      let speeds = Approach.allCases.map { row.microseconds($0).formatted(1) }
+      lines.append(
+        "| \(row.scenario.rawValue) | " + (failures + speeds).joined(separator: " | ") + " |")
+    }
+    let examples = determinism.compactMap { row in
+      row.firstFailure(.naiveYield).map { "\(row.scenario.rawValue): \($0)" }
+    }
+    if !examples.isEmpty {
+      lines += ["", "How the naive tests failed (first failure of each):", ""]
+      lines += examples.map { "- \($0)" }
+    }
+    return lines
+  }
+
+  private func overheadSection() -> [String] {
+    guard let overhead else { return [] }
+    let raw = Summary(overhead.raw)
+    let live = Summary(overhead.live)
+    let perTask = { (summary: Summary) in
+      Summary.format(summary.median * 1e6 / Double(overhead.tasks), 2)
+    }
+    return [
+      "", "## 2. Provider overhead", "",
+      "\(overhead.tasks.formatted()) tasks spawned and awaited one after another, from a "
+        + "nonisolated context; the provider is held as `any TaskProvider`, as the feature "
+        + "holds it. Each run alternates blocks of a tenth of the tasks between the two "
+        + "(A B B A …), and the ratio is taken per run.", "",
+      "| Spawn with | Seconds | µs per task |", "|---|---:|---:|",
+      "| `Task { }` | \(raw.formatted(3)) | \(perTask(raw)) |",
+      "| `LiveTaskProvider` | \(live.formatted(3)) | \(perTask(live)) |",
+      "",
+      "Ratio, provider to `Task { }`: **\(overhead.ratios.formatted(3))** (target ≤ 1.05: "
+        + (overhead.ratios.median <= 1.05 ? "met" : "not met") + ").",
+    ]
+  }
+
+  private func waitingSection() -> [String] {
+    guard let waiting else { return [] }
+    let ours = Summary(waiting.ours)
+    let spin = Summary(waiting.spin)
+    return [
+      "", "## 3. Waiting cost", "",
+      "CPU seconds used by the whole process while one recorded task sleeps for "
+        + "\(waiting.sleep) and the caller waits for it.", "",
+      "| Wait with | CPU seconds |", "|---|---:|",
+      "| `RecordingTaskProvider.waitForAll()` | \(ours.formatted(4)) |",
+      "| `while pendingCount > 0 { await Task.yield() }` | \(spin.formatted(4)) |",
+      "",
+      "Ratio of medians: **\(Summary.format(waiting.ratio * 100, 3)) %** (target < 1 %: "
+        + (waiting.ratio < 0.01 ? "met" : "not met") + ").",
+    ]
+  }
+
+  private func scaleSection() -> [String] {
+    guard !scale.isEmpty else { return [] }
+    var lines = [
+      "", "## 4. Recording scale", "",
+      "A `RecordingTaskProvider` records N tasks, every tenth of which spawns a child "
+        + "through it, then `waitForAll()`. Each size runs in a fresh process, so the peak "
+        + "resident memory is its own; it includes the runtime and the tasks still alive "
+        + "while the loop spawns. *Later wait* is one more task spawned and awaited after all of them have "
+        + "finished and stay recorded: the median of 100 such waits.", "",
+      "| Tasks (+ children) | Spawn s | `waitForAll()` s | µs per task, total | Later wait µs "
+        + "| Peak RSS MB | Bytes per task above an empty probe |",
+      "|---|---:|---:|---:|---:|---:|---:|",
+    ]
+    let baseline = scaleBaseline?.median ?? 0
+    for row in scale {
+      lines.append(
+        "| \(row.tasks.formatted()) (+ \(((row.tasks + 9) / 10).formatted())) "
+          + "| \(row.spawn.formatted(3)) | \(row.wait.formatted(3)) "
+          + "| \(row.microsecondsPerTask.formatted(2)) | \(row.laterWait.formatted(1)) "
+          + "| \(row.peak.formatted(1)) | \(row.bytesPerTask(above: baseline).formatted(0)) |")
+    }
+    if let scaleBaseline {
+      lines += [
+        "",
+        "An empty probe peaks at \(Summary.format(megabytes(scaleBaseline.median), 1)) MB.",
+      ]
+    }
+    if let first = scale.first, let last = scale.last, scale.count > 1 {
+      let growth = last.microsecondsPerTask.median / first.microsecondsPerTask.median
+      lines += [
+        "",
+        "Time per task at \(last.tasks.formatted()) is \(Summary.format(growth, 2))× that at "
+          + "\(first.tasks.formatted()).",
+      ]
+    }
+    return lines
+  }
+
+  private func appSection() -> [String] {
+    guard !app.isEmpty else { return [] }
+    let launch = Summary(app.map { $0.launchSeconds * 1000 })
+    let p50 = Summary(app.map { percentile($0.keyLatencies, 0.5) * 1000 })
+    let p99 = Summary(app.map { percentile($0.keyLatencies, 0.99) * 1000 })
+    let tenth = { (run: AppRun, last: Bool) -> Double in
+      let count = max(1, run.keyLatencies.count / 10)
+      let part = last ? run.keyLatencies.suffix(count) : run.keyLatencies.prefix(count)
+      return percentile(Array(part), 0.5) * 1000
+    }
+    let early = Summary(app.map { tenth($0, false) })
+    let late = Summary(app.map { tenth($0, true) })
+    let idle = Summary(app.map(\.idleCPUSeconds))
+    let idleBytes = Summary(app.map { Double($0.idleBytes) })
+    let peak = Summary(app.map { megabytes(Double($0.peakResidentBytes)) })
+    return [
+      "", "## 5. The app", "",
+      "`numberfact --source offline` on a pseudo-terminal of 80×24 (`TERM=xterm-256color`). "
+        + "A press is `+`, written after the previous press was drawn; its latency ends when "
+        + "the frame showing the new count has been read. Idle: "
+        + "\(plan.idle) with no input, after the presses.", "",
+      "| Figure | Value |", "|---|---:|",
+      "| Launch to first frame, ms | \(launch.formatted(1)) |",
+      "| Key press to screen, p50 over \(plan.presses.formatted()), ms | \(p50.formatted(2)) |",
+      "| Key press to screen, p99, ms | \(p99.formatted(2)) |",
+      "| p50 of the first tenth of the presses, ms | \(early.formatted(2)) |",
+      "| p50 of the last tenth of the presses, ms | \(late.formatted(2)) |",
+      "| CPU while idle for \(plan.idle), s | \(idle.formatted(2)) |",
+      "| Bytes drawn while idle | \(idleBytes.formatted(0)) |",
+      "| Peak RSS, MB | \(peak.formatted(1)) |",
+      "",
+      "CPU is read from `/proc/PID/stat` in clock ticks of 10 ms: 0.00 means no tick.",
+    ]
+  }
+
+  private func suiteSection() -> [String] {
+    guard !suite.isEmpty else { return [] }
+    let wall = Summary(suite.map(\.wallSeconds))
+    // The slowest tests of the run whose wall time is the median.
+    let middle = suite.sorted { $0.wallSeconds < $1.wallSeconds }[suite.count / 2]
+    let slowest = middle.testSeconds.sorted { $0.seconds > $1.seconds }.prefix(10)
+    var lines = [
+      "", "## 6. The test suite", "",
+      "`swift test` after `swift build --build-tests` (a debug build, as CI runs it). Tests "
+        + "run in parallel, so a test's time includes waiting for the machine.", "",
+      "Wall time: **\(wall.formatted(1)) s**.", "",
+      "Slowest ten tests (the median run):", "",
+      "| Test | Seconds |", "|---|---:|",
+    ]
+    lines += slowest.map {
+      "| \($0.name.replacingOccurrences(of: "|", with: "\\|")) "
+        + "| \(Summary.format($0.seconds, 3)) |"
+    }
+    return lines
+  }
+
+  static func today() -> String {
+    let formatter = ISO8601DateFormatter()
+    formatter.formatOptions = [.withFullDate]
+    return formatter.string(from: Date())
+  }
+
+  static func machine() -> [(String, String)] {
+    var name = utsname()
+    uname(&name)
+    func field<T>(_ value: T) -> String {
+      withUnsafeBytes(of: value) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+    }
+    let cpuinfo = (try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8)) ?? ""
+    let model =
+      cpuinfo.split(separator: "\n").first { $0.hasPrefix("model name") }
+      .flatMap { $0.split(separator: ":", maxSplits: 1).last }
+      .map { $0.trimmingCharacters(in: .whitespaces) } ?? "unknown"
+    let memory = Double(ProcessInfo.processInfo.physicalMemory) / 1_073_741_824
+    let swift =
+      (try? runCommand(["swift", "--version"]))
+      .flatMap { $0.1.split(separator: "\n").first { $0.contains("Swift version") } }
+      .map(String.init) ?? "unknown"
+    return [
+      ("Machine", "\(field(name.sysname)) \(field(name.release)) \(field(name.machine))"),
+      ("CPU", "\(model), \(ProcessInfo.processInfo.activeProcessorCount) cores"),
+      ("Memory", "\(Summary.format(memory, 1)) GiB"),
+      ("Swift", swift),
+    ]
+  }
+}
