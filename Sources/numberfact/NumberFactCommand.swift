@@ -29,6 +29,50 @@ struct NumberFactCommand: AsyncParsableCommand {
       client: client.makeClient(), kind: client.kind, count: count)
     if case .signal(let signal) = reason { throw ExitCode(128 + signal) }
   }
+
+  /// The usual parse-and-run, except that a number such as `-5` read as an option gets a
+  /// message saying so, instead of the parser's "missing argument".
+  static func main() async {
+    let arguments = Array(CommandLine.arguments.dropFirst())
+    do {
+      var command = try parseAsRoot(arguments)
+      if var command = command as? any AsyncParsableCommand {
+        try await command.run()
+      } else {
+        try command.run()
+      }
+    } catch {
+      guard let number = negativeNumberOutsideOperands(arguments), isParseError(error) else {
+        exit(withError: error)
+      }
+      FileHandle.standardError.write(
+        Data(
+          """
+          Error: '\(number)' looks like an option. Give the options first, then -- and the number:
+            numberfact fact --kind year -- \(number)
+          See 'numberfact fact --help' for more information.
+
+          """.utf8))
+      exit(withError: ExitCode.validationFailure)
+    }
+  }
+
+  /// The first argument like `-5` before any `--`, other than the value of `--count`.
+  static func negativeNumberOutsideOperands(_ arguments: [String]) -> String? {
+    for (index, argument) in arguments.enumerated() {
+      if argument == "--" { return nil }
+      if index > 0, arguments[index - 1] == "--count" { continue }
+      if argument.count > 1, argument.first == "-", argument.dropFirst().allSatisfy(\.isNumber) {
+        return argument
+      }
+    }
+    return nil
+  }
+
+  /// Whether `error` came from parsing the arguments rather than from running the command.
+  static func isParseError(_ error: any Error) -> Bool {
+    exitCode(for: error) == .validationFailure
+  }
 }
 
 /// Prints one fact and exits: for pipes and scripts.

@@ -250,6 +250,15 @@ struct EndToEndTests {
     #expect(result.stderr.hasPrefix("Error: "))
   }
 
+  @Test func negativeNumberBeforeTheOptionsEndGetsAHint() async throws {
+    let result = try await runProcess(numberfactBinary, ["fact", "-5"])
+    #expect(result.status == 64)
+    #expect(result.stdout.isEmpty)
+    #expect(
+      result.stderr.hasPrefix(
+        "Error: '-5' looks like an option. Give the options first, then -- and the number:"))
+  }
+
   @Test func extremeNumbersWork() async throws {
     for number in [Int.max, Int.min] {
       let result = try await runProcess(
