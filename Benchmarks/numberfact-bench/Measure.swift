@@ -5,7 +5,6 @@ struct Summary: Sendable {
   let median: Double
   let min: Double
   let max: Double
-  let runs: Int
 
   init(_ values: [Double]) {
     precondition(!values.isEmpty, "a summary needs at least one run")
@@ -16,7 +15,6 @@ struct Summary: Sendable {
       ? (sorted[middle - 1] + sorted[middle]) / 2 : sorted[middle]
     min = sorted[0]
     max = sorted[sorted.count - 1]
-    runs = values.count
   }
 
   /// `median (min–max)` with `digits` decimals, or the median alone when the runs agree.
