@@ -3,7 +3,9 @@ import PackageDescription
 
 let package = Package(
   name: "numberfact",
-  platforms: [.macOS(.v15)],
+  // The floor of `Synchronization.Mutex`, which the toolkit's testing module is built on;
+  // docs/platforms.md lists every API the toolkit uses and where it is available.
+  platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
   products: [
     .executable(name: "numberfact", targets: ["numberfact"]),
     .library(name: "TaskProviding", targets: ["TaskProviding"]),
@@ -12,9 +14,19 @@ let package = Package(
     .library(name: "NumberFactTesting", targets: ["NumberFactTesting"]),
     .library(name: "NumberFactTUI", targets: ["NumberFactTUI"]),
   ],
+  traits: [
+    .trait(
+      name: "SwiftDependencies",
+      description: """
+        `@Dependency(\\.taskProvider)` and test traits that install their provider there. \
+        Without it the toolkit builds without swift-dependencies.
+        """),
+    .default(enabledTraits: ["SwiftDependencies"]),
+  ],
   dependencies: [
+    // `Clocks` only: the default traits also pull in combine-schedulers.
     .package(
-      url: "https://github.com/pointfreeco/swift-dependencies", exact: "1.17.1", traits: ["Clocks"]),
+      url: "https://github.com/pointfreeco/swift-dependencies", from: "1.17.1", traits: ["Clocks"]),
     .package(url: "https://github.com/pointfreeco/swift-concurrency-extras", from: "1.4.3"),
     .package(url: "https://github.com/pointfreeco/xctest-dynamic-overlay", from: "1.13.1"),
     .package(url: "https://github.com/pointfreeco/swift-custom-dump", from: "1.7.3"),
@@ -26,7 +38,9 @@ let package = Package(
     .target(
       name: "TaskProviding",
       dependencies: [
-        .product(name: "Dependencies", package: "swift-dependencies"),
+        .product(
+          name: "Dependencies", package: "swift-dependencies",
+          condition: .when(traits: ["SwiftDependencies"])),
         .product(name: "IssueReporting", package: "xctest-dynamic-overlay"),
       ]
     ),
@@ -34,8 +48,10 @@ let package = Package(
       name: "TaskProvidingTesting",
       dependencies: [
         "TaskProviding",
-        .product(name: "ConcurrencyExtras", package: "swift-concurrency-extras"),
-        .product(name: "Dependencies", package: "swift-dependencies"),
+        .product(name: "CustomDump", package: "swift-custom-dump"),
+        .product(
+          name: "Dependencies", package: "swift-dependencies",
+          condition: .when(traits: ["SwiftDependencies"])),
         .product(name: "IssueReporting", package: "xctest-dynamic-overlay"),
         // Without it, `reportIssue` only prints under Swift Testing and the test still passes.
         .product(name: "IssueReportingTestSupport", package: "xctest-dynamic-overlay"),
@@ -53,7 +69,7 @@ let package = Package(
       name: "NumberFactTesting",
       dependencies: [
         "NumberFactCore",
-        .product(name: "CustomDump", package: "swift-custom-dump"),
+        "TaskProvidingTesting",
         .product(name: "IssueReporting", package: "xctest-dynamic-overlay"),
         .product(name: "IssueReportingTestSupport", package: "xctest-dynamic-overlay"),
       ]
@@ -61,7 +77,7 @@ let package = Package(
     .systemLibrary(
       name: "CNcurses",
       path: "Modules/CNcurses",
-      pkgConfig: "ncursesw",
+      // No `pkgConfig`: its flags are ones SwiftPM refuses; the shim defines what it needs.
       providers: [.apt(["libncurses-dev"])]
     ),
     .target(

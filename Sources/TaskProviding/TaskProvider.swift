@@ -6,10 +6,12 @@
 /// for it, so assertions run after the work they depend on rather than after a guess.
 ///
 /// Call the forms in the extension (`task { }`, `task(name:priority:) { }`,
-/// `detachedTask { }`); they fill in the source location and the caller's isolation.
-/// Conform by implementing the four requirements below. A closure passed to `task`
-/// inherits the caller's actor isolation, as with `Task { }`; one passed to
-/// `detachedTask` does not, as with `Task.detached { }`.
+/// `detachedTask { }`, `immediateTask { }`); they fill in the source location and the
+/// caller's isolation. Conform by implementing the four `task` and `detachedTask`
+/// requirements; the two `immediateTask` requirements have defaults. A closure passed to
+/// `task` inherits the caller's actor isolation, as with `Task { }`; one passed to
+/// `detachedTask` does not, as with `Task.detached { }`; one passed to `immediateTask` starts
+/// at once on the caller's actor, as with `Task.immediate { }`.
 public protocol TaskProvider: Sendable {
   /// Spawns a non-throwing task that inherits the caller's actor isolation.
   ///
@@ -80,6 +82,145 @@ public protocol TaskProvider: Sendable {
     location: TaskSourceLocation,
     operation: sending @escaping @isolated(any) () async throws -> Success
   ) -> Task<Success, any Error>
+
+  /// Spawns a non-throwing task that runs synchronously on the caller's actor until its
+  /// first suspension, like `Task.immediate`.
+  ///
+  /// The default implementation spawns through `task(name:priority:location:isolation:operation:)`,
+  /// so providers written before this requirement keep control of the task, but it starts
+  /// later instead of at once.
+  ///
+  /// - Parameters:
+  ///   - name: A human-readable name for the task, visible as `Task.name`.
+  ///   - priority: The priority the caller asked for; `nil` inherits it.
+  ///   - location: Where the caller spawned the task.
+  ///   - isolation: The caller's isolation; `operation` starts on it.
+  ///   - operation: The work to run.
+  /// - Returns: The handle of the spawned task.
+  @available(macOS 26.0, iOS 26.0, watchOS 26.0, tvOS 26.0, visionOS 26.0, *)
+  @discardableResult
+  func immediateTask<Success: Sendable>(
+    name: String?,
+    priority: TaskPriority?,
+    location: TaskSourceLocation,
+    isolation: isolated (any Actor)?,
+    @_inheritActorContext(always) @_implicitSelfCapture operation:
+      sending @escaping @isolated(any) () async -> Success
+  ) -> Task<Success, Never>
+
+  /// Spawns a throwing task that runs synchronously on the caller's actor until its first
+  /// suspension, like `Task.immediate`.
+  ///
+  /// The default implementation spawns through `task`, as for the non-throwing form.
+  ///
+  /// - Parameters:
+  ///   - name: A human-readable name for the task, visible as `Task.name`.
+  ///   - priority: The priority the caller asked for; `nil` inherits it.
+  ///   - location: Where the caller spawned the task.
+  ///   - isolation: The caller's isolation; `operation` starts on it.
+  ///   - operation: The work to run.
+  /// - Returns: The handle of the spawned task.
+  @available(macOS 26.0, iOS 26.0, watchOS 26.0, tvOS 26.0, visionOS 26.0, *)
+  @discardableResult
+  func immediateTask<Success: Sendable>(
+    name: String?,
+    priority: TaskPriority?,
+    location: TaskSourceLocation,
+    isolation: isolated (any Actor)?,
+    @_inheritActorContext(always) @_implicitSelfCapture operation:
+      sending @escaping @isolated(any) () async throws -> Success
+  ) -> Task<Success, any Error>
+}
+
+@available(macOS 26.0, iOS 26.0, watchOS 26.0, tvOS 26.0, visionOS 26.0, *)
+extension TaskProvider {
+  /// Spawns through `task`, for conformers written before immediate spawns existed.
+  @discardableResult
+  public func immediateTask<Success: Sendable>(
+    name: String?,
+    priority: TaskPriority?,
+    location: TaskSourceLocation,
+    isolation: isolated (any Actor)?,
+    @_inheritActorContext(always) @_implicitSelfCapture operation:
+      sending @escaping @isolated(any) () async -> Success
+  ) -> Task<Success, Never> {
+    task(
+      name: name, priority: priority, location: location, isolation: isolation,
+      operation: operation)
+  }
+
+  /// Spawns through `task`, for conformers written before immediate spawns existed.
+  @discardableResult
+  public func immediateTask<Success: Sendable>(
+    name: String?,
+    priority: TaskPriority?,
+    location: TaskSourceLocation,
+    isolation: isolated (any Actor)?,
+    @_inheritActorContext(always) @_implicitSelfCapture operation:
+      sending @escaping @isolated(any) () async throws -> Success
+  ) -> Task<Success, any Error> {
+    task(
+      name: name, priority: priority, location: location, isolation: isolation,
+      operation: operation)
+  }
+
+  /// Spawns a task that starts at once on the caller's actor and runs synchronously until
+  /// its first suspension, like `Task.immediate { }`.
+  ///
+  /// - Parameters:
+  ///   - name: A human-readable name for the task, visible as `Task.name`.
+  ///   - priority: The task's priority; `nil` inherits it.
+  ///   - operation: The work to run.
+  /// - Returns: The handle of the spawned task.
+  @discardableResult
+  public func immediateTask<Success: Sendable>(
+    name: String? = nil,
+    priority: TaskPriority? = nil,
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column,
+    isolation: isolated (any Actor)? = #isolation,
+    @_inheritActorContext(always) @_implicitSelfCapture operation:
+      sending @escaping @isolated(any) () async -> Success
+  ) -> Task<Success, Never> {
+    immediateTask(
+      name: name,
+      priority: priority,
+      location: TaskSourceLocation(fileID: fileID, filePath: filePath, line: line, column: column),
+      isolation: isolation,
+      operation: operation
+    )
+  }
+
+  /// Spawns a throwing task that starts at once on the caller's actor and runs
+  /// synchronously until its first suspension, like `Task.immediate { }`.
+  ///
+  /// - Parameters:
+  ///   - name: A human-readable name for the task, visible as `Task.name`.
+  ///   - priority: The task's priority; `nil` inherits it.
+  ///   - operation: The work to run.
+  /// - Returns: The handle of the spawned task.
+  @discardableResult
+  public func immediateTask<Success: Sendable>(
+    name: String? = nil,
+    priority: TaskPriority? = nil,
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column,
+    isolation: isolated (any Actor)? = #isolation,
+    @_inheritActorContext(always) @_implicitSelfCapture operation:
+      sending @escaping @isolated(any) () async throws -> Success
+  ) -> Task<Success, any Error> {
+    immediateTask(
+      name: name,
+      priority: priority,
+      location: TaskSourceLocation(fileID: fileID, filePath: filePath, line: line, column: column),
+      isolation: isolation,
+      operation: operation
+    )
+  }
 }
 
 extension TaskProvider {

@@ -1,4 +1,3 @@
-import IssueReporting
 import Synchronization
 import TaskProviding
 
@@ -21,6 +20,13 @@ import TaskProviding
 ///
 /// Cancelling a held task behaves as for `Task { }`: its operation still runs when
 /// released, and sees `Task.isCancelled == true`.
+///
+/// Immediate spawns (`immediateTask`) are held like every other task: the test, not the
+/// spawn, decides when they run. Released, such a task runs from its start as a task
+/// scheduled at that moment on the spawner's actor; it is recorded with kind `.immediate`.
+///
+/// Every wait keeps the caller's isolation and starts no task: `runNext()` called on the
+/// main actor for a task that runs on the main actor returns without a thread switch.
 public final class ManualTaskProvider: TaskProvider {
   private struct Gates {
     /// Held tasks in spawn order; `next` is the first one not yet released.
@@ -32,7 +38,7 @@ public final class ManualTaskProvider: TaskProvider {
   }
 
   private let base: any TaskProvider
-  private let ledger = TaskLedger()
+  let ledger = TaskLedger()
   private let gates = Mutex(Gates())
 
   /// Creates a provider whose tasks run, once released, as `Task` would run them.
@@ -67,9 +73,8 @@ public final class ManualTaskProvider: TaskProvider {
     column: UInt = #column
   ) -> TaskRecord? {
     guard let index = releaseNext() else {
-      reportIssue(
-        "startNext() found no held task.",
-        fileID: fileID, filePath: filePath, line: line, column: column)
+      CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
+        .report("startNext() found no held task.")
       return nil
     }
     return ledger.record(index)
@@ -80,11 +85,19 @@ public final class ManualTaskProvider: TaskProvider {
   /// Use it after ``startNext(fileID:filePath:line:column:)``, once the test has given the
   /// task what it was waiting for.
   /// - Parameter timeout: Bounds a failure only; success returns as soon as they finish.
-  /// - Throws: ``PendingTasksError`` naming the tasks still running at the timeout.
-  public func waitForRunningTasks(timeout: Duration = .seconds(5)) async throws {
-    if await ledger.wait(for: .noneRunning, timeout: timeout) { return }
-    try Task.checkCancellation()
-    throw PendingTasksError(timeout: timeout, pending: ledger.runningRecords)
+  /// - Throws: ``PendingTasksError`` naming the tasks still running at the timeout, after
+  ///   reporting it as an issue at the caller's line.
+  public func waitForRunningTasks(
+    timeout: Duration = .seconds(5),
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column,
+    isolation: isolated (any Actor)? = #isolation
+  ) async throws {
+    try await ledger.waitOrReport(
+      .noneRunning, timeout: timeout, stuck: { $0.runningRecords },
+      at: CallSite(fileID: fileID, filePath: filePath, line: line, column: column))
   }
 
   /// Returns once at least `count` tasks are held, so a test can wait for code running
@@ -101,10 +114,69 @@ public final class ManualTaskProvider: TaskProvider {
   ///   - count: How many held tasks to wait for.
   ///   - timeout: Bounds a failure only; success returns as soon as they are held.
   /// - Throws: ``PendingTasksError`` listing the pending tasks at the timeout.
-  public func waitForHeldTasks(_ count: Int = 1, timeout: Duration = .seconds(5)) async throws {
-    if await ledger.wait(for: .held(count), timeout: timeout) { return }
-    try Task.checkCancellation()
-    throw PendingTasksError(timeout: timeout, pending: ledger.pendingRecords)
+  public func waitForHeldTasks(
+    _ count: Int = 1,
+    timeout: Duration = .seconds(5),
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column,
+    isolation: isolated (any Actor)? = #isolation
+  ) async throws {
+    try await ledger.waitOrReport(
+      .held(count), timeout: timeout, stuck: { $0.pendingRecords },
+      at: CallSite(fileID: fileID, filePath: filePath, line: line, column: column))
+  }
+
+  /// Returns once the task `record` describes has finished; it does not release it.
+  ///
+  /// - Parameter timeout: Bounds a failure only.
+  /// - Throws: ``PendingTasksError`` naming the task at the timeout, after reporting it at
+  ///   the caller's line.
+  public func waitFor(
+    _ record: TaskRecord,
+    timeout: Duration = .seconds(5),
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column,
+    isolation: isolated (any Actor)? = #isolation
+  ) async throws {
+    try await ledger.waitOrReport(
+      .finished(record.index), timeout: timeout, stuck: { [$0.record(record.index)] },
+      at: CallSite(fileID: fileID, filePath: filePath, line: line, column: column))
+  }
+
+  /// Returns once the task with handle `task`, spawned through this provider, has finished;
+  /// it does not release it. Returns at once when the task is not pending here.
+  ///
+  /// - Parameter timeout: Bounds a failure only.
+  /// - Throws: ``PendingTasksError`` naming the task at the timeout, after reporting it at
+  ///   the caller's line.
+  public func waitFor<Success: Sendable, Failure: Error>(
+    _ task: Task<Success, Failure>,
+    timeout: Duration = .seconds(5),
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column,
+    isolation: isolated (any Actor)? = #isolation
+  ) async throws {
+    guard let index = ledger.pendingIndex(of: task) else { return }
+    try await ledger.waitOrReport(
+      .finished(index), timeout: timeout, stuck: { [$0.record(index)] },
+      at: CallSite(fileID: fileID, filePath: filePath, line: line, column: column))
+  }
+
+  /// The provider the enclosing ``Testing/Trait/manualTaskProvider`` trait or
+  /// ``withManualTaskProvider(timeout:fileID:filePath:line:column:isolation:_:)`` installed
+  /// for this test.
+  ///
+  /// Read outside such a scope, it reports an issue and returns a new provider.
+  public static var current: ManualTaskProvider {
+    ScopedProvider.current(ManualTaskProvider.self, trait: ".manualTaskProvider") {
+      ManualTaskProvider()
+    }
   }
 
   /// Starts the oldest held task and returns when it has finished.
@@ -116,15 +188,15 @@ public final class ManualTaskProvider: TaskProvider {
     fileID: StaticString = #fileID,
     filePath: StaticString = #filePath,
     line: UInt = #line,
-    column: UInt = #column
+    column: UInt = #column,
+    isolation: isolated (any Actor)? = #isolation
   ) async {
+    let site = CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
     guard let index = releaseNext() else {
-      reportIssue(
-        "runNext() found no held task.",
-        fileID: fileID, filePath: filePath, line: line, column: column)
+      site.report("runNext() found no held task.")
       return
     }
-    await finish(index, timeout: timeout, fileID, filePath, line, column)
+    await finish(index, timeout: timeout, at: site)
   }
 
   /// Runs held tasks one at a time, oldest first, until nothing is held, including tasks
@@ -136,10 +208,12 @@ public final class ManualTaskProvider: TaskProvider {
     fileID: StaticString = #fileID,
     filePath: StaticString = #filePath,
     line: UInt = #line,
-    column: UInt = #column
+    column: UInt = #column,
+    isolation: isolated (any Actor)? = #isolation
   ) async {
+    let site = CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
     while let index = releaseNext() {
-      guard await finish(index, timeout: timeout, fileID, filePath, line, column) else { return }
+      guard await finish(index, timeout: timeout, at: site) else { return }
     }
   }
 
@@ -150,20 +224,27 @@ public final class ManualTaskProvider: TaskProvider {
 
   @discardableResult
   private func finish(
-    _ index: Int, timeout: Duration,
-    _ fileID: StaticString, _ filePath: StaticString, _ line: UInt, _ column: UInt
+    _ index: Int, timeout: Duration, at site: CallSite,
+    isolation: isolated (any Actor)? = #isolation
   ) async -> Bool {
     if await ledger.wait(for: .finished(index), timeout: timeout) { return true }
+    let stuck = ledger.record(index)
+    ledger.markReported([stuck])
     let held = ledger.pendingRecords.filter { $0.status == .held }
     let heldList =
       held.isEmpty ? "" : "\nStill held:\n" + held.map { "  \($0)" }.joined(separator: "\n")
-    reportIssue(
+    site.report(
       """
-      \(ledger.record(index)) did not finish within \(timeout). It may be waiting on a \
-      task that is still held, or on something the test has not provided yet.\(heldList)
-      """,
-      fileID: fileID, filePath: filePath, line: line, column: column)
+      \(stuck) did not finish within \(timeout). It may be waiting on a task that is \
+      still held, or on something the test has not provided yet.\(heldList)
+      """)
     return false
+  }
+
+  /// Releases every held task, oldest first, without waiting: how a scope ends tasks the
+  /// test left held, after cancelling them.
+  func releaseAll() {
+    while releaseNext() != nil {}
   }
 
   private func releaseNext() -> Int? {
@@ -290,5 +371,84 @@ public final class ManualTaskProvider: TaskProvider {
     }
     ledger.attach(handle, to: index)
     return handle
+  }
+
+  @available(macOS 26.0, iOS 26.0, watchOS 26.0, tvOS 26.0, visionOS 26.0, *)
+  @discardableResult
+  public func immediateTask<Success: Sendable>(
+    name: String?,
+    priority: TaskPriority?,
+    location: TaskSourceLocation,
+    isolation: isolated (any Actor)?,
+    @_inheritActorContext(always) @_implicitSelfCapture operation:
+      sending @escaping @isolated(any) () async -> Success
+  ) -> Task<Success, Never> {
+    let index = hold(.immediate, name, priority, location)
+    let ledger = ledger
+    let handle = base.task(
+      name: name, priority: priority, location: location, isolation: isolation
+    ) {
+      _ = isolation
+      await self.gate(index)
+      defer { ledger.finish(index, cancelled: Task.isCancelled) }
+      return await operation()
+    }
+    ledger.attach(handle, to: index)
+    return handle
+  }
+
+  @available(macOS 26.0, iOS 26.0, watchOS 26.0, tvOS 26.0, visionOS 26.0, *)
+  @discardableResult
+  public func immediateTask<Success: Sendable>(
+    name: String?,
+    priority: TaskPriority?,
+    location: TaskSourceLocation,
+    isolation: isolated (any Actor)?,
+    @_inheritActorContext(always) @_implicitSelfCapture operation:
+      sending @escaping @isolated(any) () async throws -> Success
+  ) -> Task<Success, any Error> {
+    let index = hold(.immediate, name, priority, location)
+    let ledger = ledger
+    let handle = base.task(
+      name: name, priority: priority, location: location, isolation: isolation
+    ) {
+      _ = isolation
+      await self.gate(index)
+      defer { ledger.finish(index, cancelled: Task.isCancelled) }
+      return try await operation()
+    }
+    ledger.attach(handle, to: index)
+    return handle
+  }
+}
+
+/// Runs `body` with a fresh ``ManualTaskProvider`` installed as
+/// `@Dependency(\.taskProvider)` and as ``ManualTaskProvider/current``, then checks that no
+/// task was left behind.
+///
+/// When `body` ends, running tasks get `timeout` to finish; tasks still pending after that
+/// (held or running), and not already reported by a failed wait, are reported at the
+/// caller's line, cancelled, and released so they end instead of waiting forever.
+///
+/// - Parameters:
+///   - timeout: How long running tasks may take to finish before they count as leaked.
+///   - body: The test, given the provider.
+/// - Returns: What `body` returns.
+public func withManualTaskProvider<R>(
+  timeout: Duration = .seconds(5),
+  fileID: StaticString = #fileID,
+  filePath: StaticString = #filePath,
+  line: UInt = #line,
+  column: UInt = #column,
+  isolation: isolated (any Actor)? = #isolation,
+  _ body: (ManualTaskProvider) async throws -> R
+) async rethrows -> R {
+  let provider = ManualTaskProvider()
+  return try await ProviderScope.run(
+    provider, ledger: provider.ledger, timeout: timeout,
+    at: CallSite(fileID: fileID, filePath: filePath, line: line, column: column),
+    release: provider.releaseAll
+  ) {
+    try await body(provider)
   }
 }

@@ -1,5 +1,3 @@
-import Dependencies
-import IssueReporting
 import TaskProviding
 
 /// A provider that runs every task through a base provider and records it, so a test can
@@ -18,15 +16,42 @@ import TaskProviding
 public final class RecordingTaskProvider: TaskProvider {
   private let base: any TaskProvider
   let ledger = TaskLedger()
+  private let creation: CallSite
 
   /// Creates a provider that records tasks and runs them as `Task` would.
-  public convenience init() {
-    self.init(base: LiveTaskProvider())
+  ///
+  /// A provider released while tasks it recorded are still pending reports them, at the
+  /// place it was created, and cancels them: a leak fails the test even outside a scope.
+  public convenience init(
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) {
+    self.init(
+      base: LiveTaskProvider(), fileID: fileID, filePath: filePath, line: line, column: column)
   }
 
   /// Creates a provider that records tasks and runs them through `base`.
-  public init(base: some TaskProvider) {
+  public init(
+    base: some TaskProvider,
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) {
     self.base = base
+    self.creation = CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
+  }
+
+  deinit {
+    let leaked = ledger.unreportedPendingRecords
+    guard !leaked.isEmpty else { return }
+    ledger.markReported(leaked)
+    ledger.cancelAll()
+    creation.report(
+      PendingTasksError.describe(
+        leaked, headline: "RecordingTaskProvider was released with"))
   }
 
   /// One record per spawn, in spawn order.
@@ -41,19 +66,82 @@ public final class RecordingTaskProvider: TaskProvider {
   /// Returns once every recorded task has finished, including tasks spawned while waiting
   /// and tasks spawned by those tasks.
   ///
+  /// It keeps the caller's isolation and starts no task: a test on the main actor that
+  /// waits for a task finishing on the main actor continues without a thread switch.
+  ///
   /// - Parameter timeout: How long to wait before giving up. It bounds a failure only:
   ///   a successful wait returns as soon as the last task finishes.
-  /// - Throws: ``PendingTasksError`` naming every task still pending at the timeout, or
-  ///   `CancellationError` if the waiting task is cancelled.
-  public func waitForAll(timeout: Duration = .seconds(5)) async throws {
-    if await ledger.wait(for: .idle, timeout: timeout) { return }
-    try Task.checkCancellation()
-    throw PendingTasksError(timeout: timeout, pending: ledger.pendingRecords)
+  /// - Throws: ``PendingTasksError`` naming every task still pending at the timeout, after
+  ///   reporting it as an issue at the caller's line; `CancellationError` if the waiting
+  ///   task is cancelled.
+  public func waitForAll(
+    timeout: Duration = .seconds(5),
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column,
+    isolation: isolated (any Actor)? = #isolation
+  ) async throws {
+    try await ledger.waitOrReport(
+      .idle, timeout: timeout, stuck: { $0.pendingRecords },
+      at: CallSite(fileID: fileID, filePath: filePath, line: line, column: column))
+  }
+
+  /// Returns once the recorded task `record` has finished.
+  ///
+  /// - Parameter timeout: Bounds a failure only.
+  /// - Throws: ``PendingTasksError`` naming the task at the timeout, after reporting it at
+  ///   the caller's line; `CancellationError` if the waiting task is cancelled.
+  public func waitFor(
+    _ record: TaskRecord,
+    timeout: Duration = .seconds(5),
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column,
+    isolation: isolated (any Actor)? = #isolation
+  ) async throws {
+    try await ledger.waitOrReport(
+      .finished(record.index), timeout: timeout, stuck: { [$0.record(record.index)] },
+      at: CallSite(fileID: fileID, filePath: filePath, line: line, column: column))
+  }
+
+  /// Returns once the task with handle `task`, spawned through this provider, has finished.
+  ///
+  /// Returns at once when the task is not pending here: it has finished, or another
+  /// provider spawned it.
+  /// - Parameter timeout: Bounds a failure only.
+  /// - Throws: ``PendingTasksError`` naming the task at the timeout, after reporting it at
+  ///   the caller's line; `CancellationError` if the waiting task is cancelled.
+  public func waitFor<Success: Sendable, Failure: Error>(
+    _ task: Task<Success, Failure>,
+    timeout: Duration = .seconds(5),
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column,
+    isolation: isolated (any Actor)? = #isolation
+  ) async throws {
+    guard let index = ledger.pendingIndex(of: task) else { return }
+    try await ledger.waitOrReport(
+      .finished(index), timeout: timeout, stuck: { [$0.record(index)] },
+      at: CallSite(fileID: fileID, filePath: filePath, line: line, column: column))
   }
 
   /// Cancels every pending task.
   public func cancelAll() {
     ledger.cancelAll()
+  }
+
+  /// The provider the enclosing ``Testing/Trait/recordingTaskProvider`` trait or
+  /// ``withRecordingTaskProvider(base:timeout:fileID:filePath:line:column:isolation:_:)``
+  /// installed for this test.
+  ///
+  /// Read outside such a scope, it reports an issue and returns a new provider.
+  public static var current: RecordingTaskProvider {
+    ScopedProvider.current(RecordingTaskProvider.self, trait: ".recordingTaskProvider") {
+      RecordingTaskProvider()
+    }
   }
 
   /// Reports an issue naming each pending task; does nothing when none is pending.
@@ -67,9 +155,9 @@ public final class RecordingTaskProvider: TaskProvider {
   ) {
     let pending = ledger.pendingRecords
     guard !pending.isEmpty else { return }
-    reportIssue(
-      PendingTasksError.describe(pending, headline: "Expected no pending tasks, found"),
-      fileID: fileID, filePath: filePath, line: line, column: column)
+    ledger.markReported(pending)
+    CallSite(fileID: fileID, filePath: filePath, line: line, column: column).report(
+      PendingTasksError.describe(pending, headline: "Expected no pending tasks, found"))
   }
 
   @discardableResult
@@ -153,6 +241,54 @@ public final class RecordingTaskProvider: TaskProvider {
     ledger.attach(handle, to: index)
     return handle
   }
+
+  @available(macOS 26.0, iOS 26.0, watchOS 26.0, tvOS 26.0, visionOS 26.0, *)
+  @discardableResult
+  public func immediateTask<Success: Sendable>(
+    name: String?,
+    priority: TaskPriority?,
+    location: TaskSourceLocation,
+    isolation: isolated (any Actor)?,
+    @_inheritActorContext(always) @_implicitSelfCapture operation:
+      sending @escaping @isolated(any) () async -> Success
+  ) -> Task<Success, Never> {
+    let index = ledger.register(
+      .immediate, name: name, priority: priority, location: location, held: false)
+    let ledger = ledger
+    let handle = base.immediateTask(
+      name: name, priority: priority, location: location, isolation: isolation
+    ) {
+      _ = isolation
+      defer { ledger.finish(index, cancelled: Task.isCancelled) }
+      return await operation()
+    }
+    ledger.attach(handle, to: index)
+    return handle
+  }
+
+  @available(macOS 26.0, iOS 26.0, watchOS 26.0, tvOS 26.0, visionOS 26.0, *)
+  @discardableResult
+  public func immediateTask<Success: Sendable>(
+    name: String?,
+    priority: TaskPriority?,
+    location: TaskSourceLocation,
+    isolation: isolated (any Actor)?,
+    @_inheritActorContext(always) @_implicitSelfCapture operation:
+      sending @escaping @isolated(any) () async throws -> Success
+  ) -> Task<Success, any Error> {
+    let index = ledger.register(
+      .immediate, name: name, priority: priority, location: location, held: false)
+    let ledger = ledger
+    let handle = base.immediateTask(
+      name: name, priority: priority, location: location, isolation: isolation
+    ) {
+      _ = isolation
+      defer { ledger.finish(index, cancelled: Task.isCancelled) }
+      return try await operation()
+    }
+    ledger.attach(handle, to: index)
+    return handle
+  }
 }
 
 /// Thrown when tasks are still pending at the end of a wait.
@@ -173,19 +309,24 @@ public struct PendingTasksError: Error, Equatable, CustomStringConvertible {
     Self.describe(pending, headline: "Timed out after \(timeout) waiting for")
   }
 
-  static func describe(_ pending: [TaskRecord], headline: String) -> String {
+  static func describe(
+    _ pending: [TaskRecord], headline: String, footer: String? = nil
+  ) -> String {
     let noun = pending.count == 1 ? "task" : "tasks"
-    return (["\(headline) \(pending.count) pending \(noun):"] + pending.map { "  \($0)" })
-      .joined(separator: "\n")
+    let lines = ["\(headline) \(pending.count) pending \(noun):"] + pending.map { "  \($0)" }
+    return (lines + (footer.map { [$0] } ?? [])).joined(separator: "\n")
   }
 }
 
 /// Runs `body` with a fresh ``RecordingTaskProvider`` installed as
-/// `@Dependency(\.taskProvider)`, then checks that no task was left behind.
+/// `@Dependency(\.taskProvider)` and as ``RecordingTaskProvider/current``, then checks that
+/// no task was left behind.
 ///
 /// When `body` ends (returns or throws), tasks still running get `timeout` to finish; any
-/// left after that are reported as an issue, which fails the test, and then cancelled so
-/// they cannot leak into the next test.
+/// left after that are reported as an issue at the caller's line, which fails the test, and
+/// then cancelled so they cannot leak into the next test. Tasks a failed wait inside `body`
+/// already reported are not reported again. The trait ``Testing/Trait/recordingTaskProvider``
+/// does the same for a whole test or suite.
 ///
 /// - Parameters:
 ///   - base: The provider the recorded tasks run through.
@@ -202,22 +343,12 @@ public func withRecordingTaskProvider<R>(
   isolation: isolated (any Actor)? = #isolation,
   _ body: (RecordingTaskProvider) async throws -> R
 ) async rethrows -> R {
-  let provider = RecordingTaskProvider(base: base)
-  defer { provider.cancelAll() }
-  func expectSettled() async {
-    _ = await provider.ledger.wait(for: .idle, timeout: timeout)
-    provider.expectNoPendingTasks(fileID: fileID, filePath: filePath, line: line, column: column)
-  }
-  do {
-    let result = try await withDependencies {
-      $0.taskProvider = provider
-    } operation: {
-      try await body(provider)
-    }
-    await expectSettled()
-    return result
-  } catch {
-    await expectSettled()
-    throw error
+  let location = CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
+  let provider = RecordingTaskProvider(
+    base: base, fileID: fileID, filePath: filePath, line: line, column: column)
+  return try await ProviderScope.run(
+    provider, ledger: provider.ledger, timeout: timeout, at: location
+  ) {
+    try await body(provider)
   }
 }

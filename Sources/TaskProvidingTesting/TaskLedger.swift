@@ -24,9 +24,9 @@ final class TaskLedger: Sendable {
     var cancelRequested: Set<Int> = []
     var nextWaiter = 0
     /// Only waiters still waiting; usually one, so scanning them on each finish is cheap.
-    var waiters: [Int: (Condition, CheckedContinuation<Void, Never>)] = [:]
-    /// Waiters whose cancellation arrived before they had registered.
-    var abandoned: Set<Int> = []
+    var waiters: [Int: (Condition, Waiter<Void>)] = [:]
+    /// Tasks a failed wait has already reported, so a scope's leak check does not repeat them.
+    var reported: Set<Int> = []
 
     /// A record with the live cancellation state of a pending task.
     func snapshot(_ index: Int) -> TaskRecord {
@@ -45,12 +45,12 @@ final class TaskLedger: Sendable {
     }
 
     /// Removes and returns the waiters whose condition now holds.
-    mutating func takeReadyWaiters() -> [CheckedContinuation<Void, Never>] {
+    mutating func takeReadyWaiters() -> [Waiter<Void>] {
       guard !waiters.isEmpty else { return [] }
-      var ready: [CheckedContinuation<Void, Never>] = []
-      for (waiter, (condition, continuation)) in waiters where holds(condition) {
-        waiters[waiter] = nil
-        ready.append(continuation)
+      var ready: [Waiter<Void>] = []
+      for (id, (condition, waiter)) in waiters where holds(condition) {
+        waiters[id] = nil
+        ready.append(waiter)
       }
       return ready
     }
@@ -86,7 +86,7 @@ final class TaskLedger: Sendable {
       if !held { state.running.insert(index) }
       return (index, held ? state.takeReadyWaiters() : [])
     }
-    for continuation in ready { continuation.resume() }
+    for waiter in ready { waiter.resume(.value(())) }
     return index
   }
 
@@ -108,7 +108,7 @@ final class TaskLedger: Sendable {
   }
 
   func finish(_ index: Int, cancelled: Bool) {
-    let ready = state.withLock { state -> [CheckedContinuation<Void, Never>] in
+    let ready = state.withLock { state -> [Waiter<Void>] in
       state.records[index].status = .finished
       state.records[index].isCancelled = cancelled
       state.pending.remove(index)
@@ -117,7 +117,7 @@ final class TaskLedger: Sendable {
       state.cancelRequested.remove(index)
       return state.takeReadyWaiters()
     }
-    for continuation in ready { continuation.resume() }
+    for waiter in ready { waiter.resume(.value(())) }
   }
 
   // MARK: Reading
@@ -160,57 +160,49 @@ final class TaskLedger: Sendable {
     cancel(state.withLock { Array($0.pending) })
   }
 
+  /// Marks these tasks as reported by a failed wait.
+  func markReported(_ records: [TaskRecord]) {
+    state.withLock { state in
+      for record in records { state.reported.insert(record.index) }
+    }
+  }
+
+  /// Pending tasks that no failed wait has reported yet.
+  var unreportedPendingRecords: [TaskRecord] {
+    state.withLock { state in
+      state.pending.subtracting(state.reported).sorted().map(state.snapshot)
+    }
+  }
+
+  /// The index of the pending task whose handle is `task`, if it is pending here.
+  func pendingIndex<Handle: CancellableTask & Equatable>(of task: Handle) -> Int? {
+    state.withLock { state in
+      state.handles.first { ($0.value as? Handle) == task }?.key
+    }
+  }
+
   // MARK: Waiting
 
   /// Suspends until `condition` holds or `timeout` passes; returns whether it holds.
   ///
-  /// The waiter is a continuation resumed by `finish`, so it burns no CPU while it waits.
-  func wait(for condition: Condition, timeout: Duration) async -> Bool {
-    if isSatisfied(condition) { return true }
-    return await withTaskGroup(of: Bool.self) { group in
-      group.addTask {
-        await self.suspend(until: condition)
-        return true
-      }
-      group.addTask {
-        // The timeout only bounds a failure; success never waits for it.
-        try? await Task.sleep(for: timeout)
-        return false
-      }
-      let first = await group.next() ?? false
-      group.cancelAll()
-      return first || self.isSatisfied(condition)
-    }
-  }
-
-  private func isSatisfied(_ condition: Condition) -> Bool {
-    state.withLock { $0.holds(condition) }
-  }
-
-  private func suspend(until condition: Condition) async {
-    let waiter = state.withLock { state in
+  /// It keeps the caller's isolation and starts no task: the waiter is resumed by `finish`
+  /// or `register`, on whatever thread that runs, and continues on the caller's actor. The
+  /// timeout is a registration with the shared deadline timer and bounds a failure only.
+  func wait(
+    for condition: Condition, timeout: Duration, isolation: isolated (any Actor)? = #isolation
+  ) async -> Bool {
+    let registered = state.withLock { state -> (Int, Waiter<Void>)? in
+      guard !state.holds(condition) else { return nil }
       state.nextWaiter += 1
-      return state.nextWaiter
+      let waiter = Waiter<Void>()
+      state.waiters[state.nextWaiter] = (condition, waiter)
+      return (state.nextWaiter, waiter)
     }
-    await withTaskCancellationHandler {
-      await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-        let resumeNow = state.withLock { state -> Bool in
-          if state.abandoned.remove(waiter) != nil || state.holds(condition) { return true }
-          state.waiters[waiter] = (condition, continuation)
-          return false
-        }
-        if resumeNow { continuation.resume() }
-      }
-    } onCancel: {
-      let continuation = state.withLock { state -> CheckedContinuation<Void, Never>? in
-        if let (_, continuation) = state.waiters.removeValue(forKey: waiter) {
-          return continuation
-        }
-        state.abandoned.insert(waiter)
-        return nil
-      }
-      continuation?.resume()
+    guard let (id, waiter) = registered else { return true }
+    if case .value = await waiter.wait(timeout: timeout) { return true }
+    return state.withLock { state in
+      state.waiters[id] = nil
+      return state.holds(condition)
     }
-    state.withLock { _ = $0.abandoned.remove(waiter) }
   }
 }

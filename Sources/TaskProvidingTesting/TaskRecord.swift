@@ -8,6 +8,8 @@ public struct TaskRecord: Sendable, Equatable, CustomStringConvertible {
     case task
     /// Through `detachedTask`: inherits nothing.
     case detached
+    /// Through `immediateTask`: started synchronously on the caller's actor.
+    case immediate
   }
 
   /// Where the task is in its life.
@@ -44,7 +46,12 @@ public struct TaskRecord: Sendable, Equatable, CustomStringConvertible {
 
   /// For example `#2 task "load" spawned at App/Model.swift:42 (running, cancelled)`.
   public var description: String {
-    let label = kind == .task ? "task" : "detached task"
+    let label =
+      switch kind {
+      case .task: "task"
+      case .detached: "detached task"
+      case .immediate: "immediate task"
+      }
     let title = name.map { "\(label) \"\($0)\"" } ?? "unnamed \(label)"
     let state = isCancelled ? "\(status), cancelled" : "\(status)"
     return "#\(index) \(title) spawned at \(location) (\(state))"

@@ -1,0 +1,253 @@
+import Synchronization
+
+/// A stand-in for any async dependency that the test drives: each call becomes a ``Call``
+/// the test awaits with ``nextCall(timeout:fileID:filePath:line:column:isolation:)``, then
+/// answers, fails, or leaves waiting.
+///
+/// ```swift
+/// let search = ControlledFunction<String, [Book]>()
+/// let model = SearchModel(search: search.function)
+///
+/// async let typed: Void = model.queryChanged("swift")
+/// let call = try await search.nextCall()   // the model is now waiting for the answer
+/// #expect(call.input == "swift")
+/// #expect(model.isSearching)
+/// call.answer([.init(title: "The Swift Programming Language")])
+/// await typed
+/// #expect(model.results.count == 1)
+/// ```
+///
+/// A call records whether its caller's task was cancelled (``Call/observedCancellation``).
+/// Under ``CancellationResponse/throwCancellationError`` (the default) it then throws
+/// `CancellationError` at once, as a well-behaved dependency does; under
+/// ``CancellationResponse/ignore`` it keeps waiting for the test's answer, like a dependency
+/// that ignores cancellation, so a test can deliver a late answer to a superseded call.
+///
+/// Waiting for a call keeps the test's isolation and starts no task: a call made on the
+/// main actor reaches a test waiting on the main actor without a thread switch.
+public final class ControlledFunction<Input: Sendable, Output: Sendable>: Sendable {
+  /// What a call does when its caller's task is cancelled.
+  public enum CancellationResponse: Sendable {
+    /// Throw `CancellationError` right away.
+    case throwCancellationError
+    /// Record the cancellation and keep waiting for the test's answer.
+    case ignore
+  }
+
+  private enum Taken {
+    case call(Call)
+    case waiter(Waiter<Call>)
+  }
+
+  private struct State {
+    var count = 0
+    /// Calls no test has taken yet, oldest first.
+    var undelivered: [Call] = []
+    var undeliveredHead = 0
+    /// Tests waiting for a call, oldest first.
+    var waiters: [Waiter<Call>] = []
+
+    mutating func takeUndelivered() -> Call? {
+      guard undeliveredHead < undelivered.count else { return nil }
+      defer {
+        undeliveredHead += 1
+        if undeliveredHead == undelivered.count {
+          undelivered.removeAll(keepingCapacity: true)
+          undeliveredHead = 0
+        }
+      }
+      return undelivered[undeliveredHead]
+    }
+  }
+
+  /// What the calls are, in messages: "fact request", "upload".
+  public let name: String
+  private let cancellationResponse: CancellationResponse
+  private let state = Mutex(State())
+
+  /// Creates a function whose calls wait for the test.
+  ///
+  /// - Parameters:
+  ///   - name: What the calls are, for messages ("No upload arrived within 5 seconds").
+  ///   - cancellation: What a call does when its caller is cancelled.
+  public init(
+    _ name: String = "call", cancellation: CancellationResponse = .throwCancellationError
+  ) {
+    self.name = name
+    self.cancellationResponse = cancellation
+  }
+
+  /// The function to inject in place of the real dependency.
+  public var function: @Sendable (Input) async throws -> Output {
+    { input in try await self.call(input) }
+  }
+
+  /// How many calls the function has received.
+  public var callCount: Int { state.withLock { $0.count } }
+
+  /// Returns the next call, in call order, waiting for it if it has not been made yet.
+  ///
+  /// When it returns, the caller is suspended inside the function, waiting for the answer.
+  /// Several tasks may wait at once; each call goes to one of them, oldest waiter first.
+  ///
+  /// - Parameter timeout: Bounds a failure only; a call that is made returns at once.
+  /// - Throws: ``NoCallError`` when no call arrives within `timeout`, after reporting it as
+  ///   an issue at the caller's line; `CancellationError` if the waiting task is cancelled.
+  ///   A call made after a wait gave up is kept for the next wait.
+  public func nextCall(
+    timeout: Duration = .seconds(5),
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column,
+    isolation: isolated (any Actor)? = #isolation
+  ) async throws -> Call {
+    let taken = state.withLock { state -> Taken in
+      if let call = state.takeUndelivered() { return .call(call) }
+      let waiter = Waiter<Call>()
+      state.waiters.append(waiter)
+      return .waiter(waiter)
+    }
+    let waiter: Waiter<Call>
+    switch taken {
+    case .call(let call): return call
+    case .waiter(let registered): waiter = registered
+    }
+    let outcome = await waiter.wait(timeout: timeout)
+    if case .value(let call) = outcome { return call }
+    state.withLock { $0.waiters.removeAll { $0 === waiter } }
+    try Task.checkCancellation()
+    let error = NoCallError(name: name, timeout: timeout, received: callCount)
+    CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
+      .report(error.description)
+    throw error
+  }
+
+  private func call(_ input: Input) async throws -> Output {
+    let index = state.withLock { state in
+      defer { state.count += 1 }
+      return state.count
+    }
+    let call = Call(name: name, index: index, input: input, cancellation: cancellationResponse)
+    return try await withTaskCancellationHandler {
+      try await withCheckedThrowingContinuation { continuation in
+        call.start(continuation)
+        // Announced only now, so a test that receives it knows the caller is waiting.
+        deliver(call)
+      }
+    } onCancel: {
+      call.cancel()
+    }
+  }
+
+  /// Hands `call` to the oldest waiter still waiting, or keeps it for the next one.
+  private func deliver(_ call: Call) {
+    while true {
+      let waiter = state.withLock { state -> Waiter<Call>? in
+        guard !state.waiters.isEmpty else {
+          state.undelivered.append(call)
+          return nil
+        }
+        return state.waiters.removeFirst()
+      }
+      // A waiter that timed out a moment ago declines; the call goes to the next one.
+      guard let waiter, !waiter.resume(.value(call)) else { return }
+    }
+  }
+}
+
+extension ControlledFunction {
+  /// One call: what was asked, and the means to answer it.
+  public final class Call: Sendable, CustomStringConvertible {
+    /// The position of this call among all calls to the function, from 0.
+    public let index: Int
+    /// What the caller passed.
+    public let input: Input
+    private let name: String
+
+    private struct State {
+      var continuation: CheckedContinuation<Output, any Error>?
+      var observedCancellation = false
+      var isEnded = false
+    }
+
+    private let state = Mutex(State())
+    private let cancellationResponse: CancellationResponse
+
+    init(name: String, index: Int, input: Input, cancellation: CancellationResponse) {
+      self.name = name
+      self.index = index
+      self.input = input
+      self.cancellationResponse = cancellation
+    }
+
+    /// Whether the caller's task was cancelled while this call was open.
+    public var observedCancellation: Bool { state.withLock { $0.observedCancellation } }
+
+    /// Whether the caller has been given an outcome: an answer, an error, or cancellation.
+    public var isEnded: Bool { state.withLock { $0.isEnded } }
+
+    /// Returns `output` to the caller.
+    /// - Returns: `false`, doing nothing, when the call had already ended.
+    @discardableResult
+    public func answer(_ output: Output) -> Bool {
+      resume(with: .success(output))
+    }
+
+    /// Throws `error` to the caller.
+    /// - Returns: `false`, doing nothing, when the call had already ended.
+    @discardableResult
+    public func fail(_ error: any Error) -> Bool {
+      resume(with: .failure(error))
+    }
+
+    /// For example `upload #2: a.txt`.
+    public var description: String { "\(name) #\(index): \(input)" }
+
+    func start(_ continuation: CheckedContinuation<Output, any Error>) {
+      let cancelNow = state.withLock { state -> Bool in
+        state.continuation = continuation
+        return state.observedCancellation && cancellationResponse == .throwCancellationError
+      }
+      if cancelNow { resume(with: .failure(CancellationError())) }
+    }
+
+    func cancel() {
+      let throwNow = state.withLock { state -> Bool in
+        state.observedCancellation = true
+        return cancellationResponse == .throwCancellationError
+      }
+      if throwNow { resume(with: .failure(CancellationError())) }
+    }
+
+    @discardableResult
+    private func resume(with outcome: Result<Output, any Error>) -> Bool {
+      let continuation = state.withLock { state -> CheckedContinuation<Output, any Error>? in
+        guard !state.isEnded, let continuation = state.continuation else { return nil }
+        state.isEnded = true
+        state.continuation = nil
+        return continuation
+      }
+      continuation?.resume(with: outcome)
+      return continuation != nil
+    }
+  }
+
+  /// Thrown by ``ControlledFunction/nextCall(timeout:fileID:filePath:line:column:isolation:)``
+  /// when no call arrives in time.
+  public struct NoCallError: Error, CustomStringConvertible {
+    /// What the calls are, as the function was named.
+    public let name: String
+    /// How long the wait lasted.
+    public let timeout: Duration
+    /// How many calls the function had received in all.
+    public let received: Int
+
+    public var description: String {
+      """
+      No \(name) arrived within \(timeout) (\(received) received in all). The code under \
+      test may not have made it, or may be waiting on a task that has not run.
+      """
+    }
+  }
+}

@@ -1,0 +1,126 @@
+import IssueReporting
+import TaskProviding
+import Testing
+
+#if SwiftDependencies
+  import Dependencies
+#endif
+
+/// A place in a test's source, taken from the caller's `#fileID`, `#filePath`, `#line` and
+/// `#column` at every public wait and scope, so an issue is reported at the test's own line
+/// under Swift Testing and XCTest alike.
+struct CallSite: Sendable {
+  private enum Place {
+    case source(fileID: StaticString, filePath: StaticString, line: UInt, column: UInt)
+    /// A test's own location, as a Swift Testing trait is given it.
+    case test(Testing.SourceLocation)
+  }
+
+  private let place: Place
+
+  init(fileID: StaticString, filePath: StaticString, line: UInt, column: UInt) {
+    place = .source(fileID: fileID, filePath: filePath, line: line, column: column)
+  }
+
+  init(_ location: Testing.SourceLocation) {
+    place = .test(location)
+  }
+
+  /// Reports `message` as an issue at this place.
+  func report(_ message: String) {
+    switch place {
+    case .source(let fileID, let filePath, let line, let column):
+      reportIssue(message, fileID: fileID, filePath: filePath, line: line, column: column)
+    case .test(let location):
+      Issue.record(Comment(rawValue: message), sourceLocation: location)
+    }
+  }
+}
+
+/// The provider a scope installed, read by `RecordingTaskProvider.current` and
+/// `ManualTaskProvider.current`. A task local, so tests running in parallel never see each
+/// other's provider.
+enum ScopedProvider {
+  @TaskLocal static var current: (any TaskProvider)?
+
+  /// The scoped provider of type `P`, or a fresh one and an issue saying why.
+  static func current<P: TaskProvider>(
+    _ type: P.Type, trait: String, fallback: () -> P
+  ) -> P {
+    if let provider = current as? P { return provider }
+    reportIssue(
+      """
+      \(P.self).current was read outside a scope that installs one. Add the trait \
+      \(trait) to the test or its suite, or use the provider you created.
+      """)
+    return fallback()
+  }
+}
+
+/// Runs a test body with a provider installed, then checks for leaks: the shared logic of
+/// the Swift Testing traits and `withRecordingTaskProvider`/`withManualTaskProvider`.
+enum ProviderScope {
+  /// Installs `provider` as `@Dependency(\.taskProvider)` (with the `SwiftDependencies`
+  /// trait) and as the scoped provider, runs `body`, then gives pending tasks `timeout` to
+  /// finish. Tasks left after that, and not already reported by a failed wait, are reported
+  /// at `site`; then every pending task is cancelled and `release` lets held ones run, so
+  /// nothing outlives the test.
+  static func run<R>(
+    _ provider: some TaskProvider,
+    ledger: TaskLedger,
+    timeout: Duration,
+    at site: CallSite,
+    release: () -> Void = {},
+    isolation: isolated (any Actor)? = #isolation,
+    _ body: () async throws -> R
+  ) async rethrows -> R {
+    func settle() async {
+      _ = await ledger.wait(for: .idle, timeout: timeout)
+      let leaked = ledger.unreportedPendingRecords
+      ledger.markReported(leaked)
+      ledger.cancelAll()
+      release()
+      guard !leaked.isEmpty else { return }
+      site.report(
+        PendingTasksError.describe(
+          leaked, headline: "The test ended with", footer: "They have been cancelled."))
+    }
+    do {
+      let result = try await ScopedProvider.$current.withValue(provider) {
+        #if SwiftDependencies
+          try await withDependencies {
+            $0.taskProvider = provider
+          } operation: {
+            try await body()
+          }
+        #else
+          try await body()
+        #endif
+      }
+      await settle()
+      return result
+    } catch {
+      await settle()
+      throw error
+    }
+  }
+}
+
+extension TaskLedger {
+  /// Waits for `condition`; at the timeout reports the tasks `stuck` names at `site`, once,
+  /// and throws them as ``PendingTasksError``.
+  func waitOrReport(
+    _ condition: Condition,
+    timeout: Duration,
+    stuck: (TaskLedger) -> [TaskRecord],
+    at site: CallSite,
+    isolation: isolated (any Actor)? = #isolation
+  ) async throws {
+    if await wait(for: condition, timeout: timeout) { return }
+    try Task.checkCancellation()
+    let error = PendingTasksError(timeout: timeout, pending: stuck(self))
+    markReported(error.pending)
+    site.report(error.description)
+    throw error
+  }
+}
