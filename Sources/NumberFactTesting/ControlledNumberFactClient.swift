@@ -1,9 +1,10 @@
-import IssueReporting
 import NumberFactCore
-import Synchronization
+// The generic test tools (`waitUntil`, `ControlledFunction`, the providers) live in the
+// toolkit; re-exported so code that imported them from here still compiles.
+@_exported import TaskProvidingTesting
 
 /// A fact client the test drives: every call becomes a ``Request`` the test awaits, then
-/// answers, fails, or leaves hanging.
+/// answers, fails, or leaves hanging. A thin layer over ``ControlledFunction``.
 ///
 /// ```swift
 /// let facts = ControlledNumberFactClient()
@@ -20,219 +21,89 @@ import Synchronization
 /// #expect(model.fact?.text == "0 is the additive identity.")
 /// ```
 ///
-/// A request records whether its caller's task was cancelled (``Request/observedCancellation``).
+/// A request records whether its caller's task was cancelled (`observedCancellation`).
 /// Under the default ``CancellationResponse/throwCancellationError`` it then throws
 /// `CancellationError` at once, as a well-behaved client does; under
 /// ``CancellationResponse/ignore`` it keeps waiting for the test's answer, like a client that
 /// ignores cancellation, so a test can deliver a late answer to a superseded request.
 public final class ControlledNumberFactClient: Sendable {
   /// What a request does when its caller's task is cancelled.
-  public enum CancellationResponse: Sendable {
-    /// Throw `CancellationError` right away.
-    case throwCancellationError
-    /// Record the cancellation and keep waiting for the test's answer.
-    case ignore
-  }
+  public typealias CancellationResponse = ControlledFunction<FactQuery, NumberFact>
+    .CancellationResponse
+  /// One call to the client: what was asked, and the means to answer it.
+  public typealias Request = ControlledFunction<FactQuery, NumberFact>.Call
+  /// Thrown by ``nextRequest(timeout:fileID:filePath:line:column:isolation:)`` when no request
+  /// arrives in time.
+  public typealias NoRequestError = ControlledFunction<FactQuery, NumberFact>.NoCallError
 
-  private let continuation: AsyncStream<Request>.Continuation
-  private let inbox: Inbox
-  private let count = Mutex(0)
-  private let cancellationResponse: CancellationResponse
+  /// The controlled function behind ``client``'s `fact`.
+  public let fact: ControlledFunction<FactQuery, NumberFact>
 
   /// Creates a client whose requests wait for the test.
   ///
   /// - Parameter cancellation: What a request does when its caller is cancelled.
   public init(cancellation: CancellationResponse = .throwCancellationError) {
-    let (requests, continuation) = AsyncStream.makeStream(of: Request.self)
-    self.continuation = continuation
-    self.inbox = Inbox(requests)
-    self.cancellationResponse = cancellation
+    fact = ControlledFunction("fact request", cancellation: cancellation)
   }
 
   /// The client to install as `@Dependency(\.numberFact)`.
   public var client: NumberFactClient {
-    NumberFactClient { number, kind in
-      try await self.call(number, kind)
+    let fact = fact.function
+    return NumberFactClient { number, kind in
+      try await fact(FactQuery(number: number, kind: kind))
     }
   }
 
   /// How many calls the client has received.
-  public var requestCount: Int { count.withLock { $0 } }
+  public var requestCount: Int { fact.callCount }
 
   /// Returns the next request, in call order, waiting for it if it has not arrived yet.
   ///
   /// When it returns, the caller is suspended inside the client, waiting for the answer.
-  /// Call it from one task at a time.
   ///
   /// - Parameter timeout: Bounds a failure only; a request that arrives returns at once.
-  /// - Throws: ``NoRequestError`` when no request arrives within `timeout`. The client
-  ///   delivers no further requests after that.
+  /// - Throws: ``NoRequestError`` when no request arrives within `timeout`, after reporting
+  ///   it at the caller's line.
   public func nextRequest(
     timeout: Duration = .seconds(5),
     fileID: StaticString = #fileID,
     filePath: StaticString = #filePath,
     line: UInt = #line,
-    column: UInt = #column
+    column: UInt = #column,
+    isolation: isolated (any Actor)? = #isolation
   ) async throws -> Request {
-    let inbox = inbox
-    let request = await withTaskGroup(of: Request?.self) { group in
-      group.addTask { await inbox.next() }
-      group.addTask {
-        try? await Task.sleep(for: timeout)  // failure bound
-        return nil
-      }
-      let first = await group.next() ?? nil
-      group.cancelAll()
-      return first
-    }
-    guard let request else {
-      try Task.checkCancellation()
-      throw NoRequestError(timeout: timeout, received: requestCount)
-    }
-    return request
-  }
-
-  private func call(_ number: Int, _ kind: FactKind) async throws -> NumberFact {
-    let index = count.withLock { count in
-      defer { count += 1 }
-      return count
-    }
-    let request = Request(
-      index: index, number: number, kind: kind, cancellation: cancellationResponse)
-    return try await withTaskCancellationHandler {
-      try await withCheckedThrowingContinuation { continuation in
-        request.start(continuation)
-        // Announced only now, so a test that receives it knows the caller is waiting.
-        self.continuation.yield(request)
-      }
-    } onCancel: {
-      request.cancel()
-    }
+    try await fact.nextCall(
+      timeout: timeout, fileID: fileID, filePath: filePath, line: line, column: column)
   }
 }
 
-extension ControlledNumberFactClient {
-  /// One call to the client: what was asked, and the means to answer it.
-  public final class Request: Sendable, CustomStringConvertible {
-    /// The position of this call among all calls to the client, from 0.
-    public let index: Int
-    /// The number the caller asked about.
-    public let number: Int
-    /// The kind of fact the caller asked for.
-    public let kind: FactKind
+/// What a fact request asked for.
+public struct FactQuery: Sendable, Hashable, CustomStringConvertible {
+  /// The number the caller asked about.
+  public let number: Int
+  /// The kind of fact the caller asked for.
+  public let kind: FactKind
 
-    private struct State {
-      var continuation: CheckedContinuation<NumberFact, any Error>?
-      var observedCancellation = false
-      var isEnded = false
-    }
-
-    private let state = Mutex(State())
-    private let cancellationResponse: CancellationResponse
-
-    init(index: Int, number: Int, kind: FactKind, cancellation: CancellationResponse) {
-      self.index = index
-      self.number = number
-      self.kind = kind
-      self.cancellationResponse = cancellation
-    }
-
-    /// Whether the caller's task was cancelled while this request was open.
-    public var observedCancellation: Bool { state.withLock { $0.observedCancellation } }
-
-    /// Whether the caller has been given an outcome: an answer, an error, or cancellation.
-    public var isEnded: Bool { state.withLock { $0.isEnded } }
-
-    /// Answers with `fact`.
-    /// - Returns: `false`, doing nothing, when the request had already ended.
-    @discardableResult
-    public func answer(_ fact: NumberFact) -> Bool {
-      resume(with: .success(fact))
-    }
-
-    /// Answers with a found, live fact of `text` about the number and kind asked for.
-    /// - Returns: `false`, doing nothing, when the request had already ended.
-    @discardableResult
-    public func answer(_ text: String, source: FactSource = .live) -> Bool {
-      answer(NumberFact(number: number, kind: kind, text: text, source: source))
-    }
-
-    /// Fails the call with `error`.
-    /// - Returns: `false`, doing nothing, when the request had already ended.
-    @discardableResult
-    public func fail(_ error: any Error) -> Bool {
-      resume(with: .failure(error))
-    }
-
-    public var description: String {
-      "request #\(index): fact(\(number), .\(kind))"
-    }
-
-    func start(_ continuation: CheckedContinuation<NumberFact, any Error>) {
-      let cancelNow = state.withLock { state -> Bool in
-        state.continuation = continuation
-        return state.observedCancellation && cancellationResponse == .throwCancellationError
-      }
-      if cancelNow { resume(with: .failure(CancellationError())) }
-    }
-
-    func cancel() {
-      let throwNow = state.withLock { state -> Bool in
-        state.observedCancellation = true
-        return cancellationResponse == .throwCancellationError
-      }
-      if throwNow { resume(with: .failure(CancellationError())) }
-    }
-
-    @discardableResult
-    private func resume(with outcome: Result<NumberFact, any Error>) -> Bool {
-      let continuation = state.withLock { state -> CheckedContinuation<NumberFact, any Error>? in
-        guard !state.isEnded, let continuation = state.continuation else { return nil }
-        state.isEnded = true
-        state.continuation = nil
-        return continuation
-      }
-      continuation?.resume(with: outcome)
-      return continuation != nil
-    }
+  /// Creates a query.
+  public init(number: Int, kind: FactKind) {
+    self.number = number
+    self.kind = kind
   }
 
-  /// Thrown by ``ControlledNumberFactClient/nextRequest(timeout:fileID:filePath:line:column:)``
-  /// when no request arrives in time.
-  public struct NoRequestError: Error, CustomStringConvertible {
-    /// How long the wait lasted.
-    public let timeout: Duration
-    /// How many requests the client had received in all.
-    public let received: Int
-
-    public var description: String {
-      """
-      No fact request arrived within \(timeout) (\(received) received in all). The code \
-      under test may not have asked, or may be waiting on a task that has not run.
-      """
-    }
-  }
+  /// For example `fact(3, .trivia)`.
+  public var description: String { "fact(\(number), .\(kind))" }
 }
 
-/// The single consumer of the request stream. An actor, because the stream's iterator must
-/// not be shared by concurrent callers.
-private actor Inbox {
-  private var iterator: AsyncStream<ControlledNumberFactClient.Request>.Iterator
-  private var isWaiting = false
+extension ControlledFunction.Call where Input == FactQuery, Output == NumberFact {
+  /// The number the caller asked about.
+  public var number: Int { input.number }
+  /// The kind of fact the caller asked for.
+  public var kind: FactKind { input.kind }
 
-  init(_ requests: AsyncStream<ControlledNumberFactClient.Request>) {
-    iterator = requests.makeAsyncIterator()
-  }
-
-  func next() async -> ControlledNumberFactClient.Request? {
-    guard !isWaiting else {
-      reportIssue("nextRequest() was called while another call was still waiting.")
-      return nil
-    }
-    isWaiting = true
-    defer { isWaiting = false }
-    // The iterator is a reference to the stream's storage, so a copy advances it too.
-    var iterator = self.iterator
-    return await iterator.next(isolation: self)
+  /// Answers with a found fact of `text` about the number and kind asked for.
+  /// - Returns: `false`, doing nothing, when the request had already ended.
+  @discardableResult
+  public func answer(_ text: String, source: FactSource = .live) -> Bool {
+    answer(NumberFact(number: number, kind: kind, text: text, source: source))
   }
 }

@@ -37,11 +37,17 @@ import Testing
   @Test func timeoutReportsTheLastObservedState() async throws {
     let model = makeFeature(count: 3, client: .offline, provider: LiveTaskProvider())
     model.incrementButtonTapped()
-    await #expect {
-      try await waitUntil(model, timeout: .milliseconds(20)) { $0.count == 100 }
-    } throws: { error in
-      let description = String(describing: error)
-      return description.contains("did not hold within") && description.contains("_count: 4,")
+    await withKnownIssue {
+      await #expect {
+        try await waitUntil(model, timeout: .milliseconds(20)) { $0.count == 100 }
+      } throws: { error in
+        let description = String(describing: error)
+        // The observable state, not the client or the provider the model holds.
+        return description.contains("did not hold within") && description.contains("count: 4,")
+          && !description.contains("taskProvider") && !description.contains("numberFact")
+      }
+    } matching: {
+      $0.description.contains("did not hold within")
     }
   }
 }

@@ -44,8 +44,12 @@ import Testing
     provider.task {}
     try await provider.waitForHeldTasks(2)
     provider.startNext()
-    await #expect(throws: PendingTasksError.self) {
-      try await provider.waitForHeldTasks(2, timeout: .milliseconds(20))
+    await withKnownIssue {
+      await #expect(throws: PendingTasksError.self) {
+        try await provider.waitForHeldTasks(2, timeout: .milliseconds(20))
+      }
+    } matching: {
+      $0.description.contains("Timed out after")
     }
     await provider.runAll()
   }
@@ -133,10 +137,17 @@ import Testing
     let latch = Latch()
     provider.task(name: "never-answered") { await latch.wait() }
     provider.startNext()
-    let error = try await #require(throws: PendingTasksError.self) {
-      try await provider.waitForRunningTasks(timeout: .milliseconds(100))
+    let line: UInt = #line + 2  // inside `#require`, the line the macro starts on
+    try await withKnownIssue {
+      let error = try await #require(throws: PendingTasksError.self) {
+        try await provider.waitForRunningTasks(timeout: .milliseconds(100))
+      }
+      #expect(error.pending.map(\.name) == ["never-answered"])
+    } matching: { issue in
+      // Reported at the wait's own line, naming the task.
+      issue.sourceLocation?.line == Int(line)
+        && issue.description.contains("\"never-answered\"")
     }
-    #expect(error.pending.map(\.name) == ["never-answered"])
     latch.open()
     try await provider.waitForRunningTasks()
   }
@@ -150,7 +161,7 @@ import Testing
     }
   }
 
-  @Test func runNextReportsATaskThatAwaitsAHeldOne() async {
+  @Test func runNextReportsATaskThatAwaitsAHeldOne() async throws {
     let provider = ManualTaskProvider()
     provider.task(name: "parent") {
       let child = provider.task(name: "child") {}
@@ -161,7 +172,8 @@ import Testing
     } matching: { issue in
       issue.description.contains("\"parent\"") && issue.description.contains("\"child\"")
     }
-    await provider.runAll()
+    await provider.runAll()  // runs the child; the parent then finishes on its own
+    try await provider.waitForRunningTasks()
     #expect(provider.pendingCount == 0)
   }
 
