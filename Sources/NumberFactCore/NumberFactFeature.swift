@@ -37,9 +37,18 @@ public final class NumberFactFeature {
 
   /// Creates the feature; its fact client and task provider come from the dependencies
   /// current at this call.
-  public init(count: Int = 0, kind: FactKind = .trivia) {
+  public convenience init(count: Int = 0, kind: FactKind = .trivia) {
     @Dependency(\.numberFact) var numberFact
     @Dependency(\.taskProvider) var taskProvider
+    self.init(count: count, kind: kind, numberFact: numberFact, taskProvider: taskProvider)
+  }
+
+  /// Creates the feature with the given fact client and task provider, without consulting
+  /// the dependency system: what a test that builds thousands of features uses.
+  public init(
+    count: Int = 0, kind: FactKind = .trivia,
+    numberFact: NumberFactClient, taskProvider: any TaskProvider
+  ) {
     self.numberFact = numberFact
     self.taskProvider = taskProvider
     self.count = count

@@ -449,6 +449,7 @@ public func withManualTaskProvider<R>(
     at: CallSite(fileID: fileID, filePath: filePath, line: line, column: column),
     release: provider.releaseAll
   ) {
-    try await body(provider)
+    _ = isolation  // keeps the body on the caller's actor
+    return try await body(provider)
   }
 }

@@ -74,11 +74,10 @@ enum ProviderScope {
     isolation: isolated (any Actor)? = #isolation,
     _ body: () async throws -> R
   ) async rethrows -> R {
-    func settle() async {
+    // Isolated like its caller: a nonisolated local function would hop to the pool and back.
+    func settle(isolation: isolated (any Actor)? = #isolation) async {
       _ = await ledger.wait(for: .idle, timeout: timeout)
-      let leaked = ledger.unreportedPendingRecords
-      ledger.markReported(leaked)
-      ledger.cancelAll()
+      let leaked = ledger.takeLeaks()
       release()
       guard !leaked.isEmpty else { return }
       site.report(
@@ -86,15 +85,25 @@ enum ProviderScope {
           leaked, headline: "The test ended with", footer: "They have been cancelled."))
     }
     do {
+      // The closure names `isolation`, which makes it isolated to the caller's actor; one
+      // that does not would run on the pool, a hop there and back per scope.
       let result = try await ScopedProvider.$current.withValue(provider) {
+        _ = isolation
         #if SwiftDependencies
-          try await withDependencies {
+          // The values are prepared synchronously and installed through their task local:
+          // the async `withDependencies` runs its inner closures on the pool, about a dozen
+          // jobs per scope when called from a caller's dynamic isolation.
+          let values = withDependencies {
             $0.taskProvider = provider
           } operation: {
-            try await body()
+            DependencyValues._current
+          }
+          return try await DependencyValues.$_current.withValue(values) {
+            _ = isolation
+            return try await body()
           }
         #else
-          try await body()
+          return try await body()
         #endif
       }
       await settle()

@@ -45,10 +45,8 @@ public final class RecordingTaskProvider: TaskProvider {
   }
 
   deinit {
-    let leaked = ledger.unreportedPendingRecords
+    let leaked = ledger.takeLeaks()
     guard !leaked.isEmpty else { return }
-    ledger.markReported(leaked)
-    ledger.cancelAll()
     creation.report(
       PendingTasksError.describe(
         leaked, headline: "RecordingTaskProvider was released with"))
@@ -349,6 +347,7 @@ public func withRecordingTaskProvider<R>(
   return try await ProviderScope.run(
     provider, ledger: provider.ledger, timeout: timeout, at: location
   ) {
-    try await body(provider)
+    _ = isolation  // keeps the body on the caller's actor
+    return try await body(provider)
   }
 }

@@ -167,11 +167,26 @@ final class TaskLedger: Sendable {
     }
   }
 
-  /// Pending tasks that no failed wait has reported yet.
-  var unreportedPendingRecords: [TaskRecord] {
-    state.withLock { state in
-      state.pending.subtracting(state.reported).sorted().map(state.snapshot)
+  /// Ends the ledger's watch: cancels every pending task and returns those no failed wait
+  /// has reported yet, marking them reported. One lock, and nothing to do when every task
+  /// has finished, which is how a passing test ends.
+  func takeLeaks() -> [TaskRecord] {
+    let (leaks, handles) = state.withLock { state -> ([TaskRecord], [any CancellableTask]) in
+      guard !state.pending.isEmpty else { return ([], []) }
+      let leaks = state.pending.subtracting(state.reported).sorted().map(state.snapshot)
+      state.reported.formUnion(state.pending)
+      var handles: [any CancellableTask] = []
+      for index in state.pending {
+        if let handle = state.handles[index] {
+          handles.append(handle)
+        } else {
+          state.cancelRequested.insert(index)
+        }
+      }
+      return (leaks, handles)
     }
+    for handle in handles { handle.cancel() }
+    return leaks
   }
 
   /// The index of the pending task whose handle is `task`, if it is pending here.
