@@ -142,9 +142,37 @@ let package = Package(
         .product(name: "IssueReportingTestSupport", package: "xctest-dynamic-overlay"),
       ]
     ),
+    // The feature's timing-sensitive scenarios, shared by the tests that run them once and the
+    // ones that run them 10,000 times.
+    .target(
+      name: "FeatureScenarios",
+      dependencies: [
+        "NumberFactCore",
+        "NumberFactTesting",
+        "TaskProviding",
+        "TaskProvidingTesting",
+        .product(name: "Dependencies", package: "swift-dependencies"),
+      ],
+      path: "Tests/FeatureScenarios"
+    ),
+    // Every test that uses a process-wide runtime hook (`withSerialScheduler`,
+    // `withMainSerialExecutor`), under one serialized parent suite.
+    .testTarget(
+      name: "SerializedTests",
+      dependencies: [
+        "FeatureScenarios",
+        "NumberFactCore",
+        "NumberFactTesting",
+        "TaskProviding",
+        "TaskProvidingTesting",
+        .product(name: "ConcurrencyExtras", package: "swift-concurrency-extras"),
+        .product(name: "IssueReportingTestSupport", package: "xctest-dynamic-overlay"),
+      ]
+    ),
     .testTarget(
       name: "NumberFactCoreTests",
       dependencies: [
+        "FeatureScenarios",
         "FactServerSupport",
         "NumberFactCore",
         "NumberFactTesting",

@@ -3,6 +3,8 @@ import NumberFactTesting
 import TaskProvidingTesting
 import Testing
 
+@testable import FeatureScenarios
+
 /// Style 1: await the controlled client's requests. The test knows the model is waiting for
 /// an answer because it holds the request, and knows the tap has ended because it awaits it.
 @MainActor @Suite(.timeLimit(.minutes(1))) struct ControlledRequestTests {

@@ -6,6 +6,8 @@ import TaskProviding
 import TaskProvidingTesting
 import Testing
 
+@testable import FeatureScenarios
+
 /// Buttons that change the state at once, error messages, and the unoverridden client.
 @MainActor @Suite struct FeatureTests {
   /// A feature for tests that must not reach the client or spawn.

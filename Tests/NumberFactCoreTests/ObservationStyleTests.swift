@@ -3,6 +3,8 @@ import NumberFactTesting
 import TaskProviding
 import Testing
 
+@testable import FeatureScenarios
+
 /// Style 3: observe the published state, not the tasks, for when the test cannot reach the
 /// work (it was spawned by code the test does not control).
 @MainActor @Suite(.timeLimit(.minutes(1))) struct ObservationStyleTests {

@@ -4,6 +4,8 @@ import TaskProviding
 import TaskProvidingTesting
 import Testing
 
+@testable import FeatureScenarios
+
 /// Style 2: wait on, or step, the tasks themselves through the provider.
 @MainActor @Suite(.timeLimit(.minutes(1))) struct TaskProviderStyleTests {
   // sample: recording-fire-and-forget

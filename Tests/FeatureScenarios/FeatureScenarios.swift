@@ -3,7 +3,6 @@
 // what the code exposes: the controlled client's requests and the awaited button taps.
 // Regions between `// sample:` and `// end sample` are quoted by docs/testing-async.md.
 
-import Dependencies
 import NumberFactCore
 import NumberFactTesting
 import TaskProviding
@@ -16,12 +15,7 @@ func makeFeature(
   count: Int = 0, kind: FactKind = .trivia,
   client: NumberFactClient, provider: some TaskProvider
 ) -> NumberFactFeature {
-  withDependencies {
-    $0.numberFact = client
-    $0.taskProvider = provider
-  } operation: {
-    NumberFactFeature(count: count, kind: kind)
-  }
+  NumberFactFeature(count: count, kind: kind, numberFact: client, taskProvider: provider)
 }
 
 /// A fact of `text` about `number`, as the controlled client answers it.

@@ -1,0 +1,69 @@
+import ConcurrencyExtras
+import NumberFactCore
+import NumberFactTesting
+import TaskProviding
+import Testing
+
+@testable import FeatureScenarios
+
+extension ProcessWideHookTests {
+  /// `withMainSerialExecutor` is a process-wide hook, so these live under the serialized parent.
+  @MainActor @Suite(.timeLimit(.minutes(1))) struct MainSerialExecutorTests {
+    /// The articles' setup: plain `Task { }` for the taps and a live provider, all on the
+    /// main serial executor. The serial executor makes the order in which tasks run
+    /// reproducible; it does not tell the test when work is done, so the test still
+    /// synchronizes on the requests and the task handles, never on yields.
+    @Suite struct PlainTasks {
+      // sample: serial-executor
+      @Test func outOfOrderWithPlainTasks() async throws {
+        try await withMainSerialExecutor { @MainActor in
+          let facts = ControlledNumberFactClient(cancellation: .ignore)
+          let model = makeFeature(client: facts.client, provider: LiveTaskProvider())
+
+          let firstTap = Task { await model.getFactButtonTapped() }
+          let first = try await facts.nextRequest()
+          let secondTap = Task { await model.getFactButtonTapped() }
+          let second = try await facts.nextRequest()
+
+          first.answer("stale")
+          await firstTap.value
+          #expect(model.state == State(isLoading: true))
+          second.answer("fresh")
+          await secondTap.value
+          #expect(model.state == State(fact: liveFact(0, "fresh")))
+        }
+      }
+      // end sample
+
+      @Test func tapsSpawnedTogetherRequestInSpawnOrder() async throws {
+        try await withMainSerialExecutor { @MainActor in
+          let facts = ControlledNumberFactClient()
+          let model = makeFeature(client: facts.client, provider: LiveTaskProvider())
+
+          let taps = (0..<3).map { _ in Task { await model.getFactButtonTapped() } }
+          // Each tap cancels the one before; the client answers cancelled ones by throwing.
+          var requests: [ControlledNumberFactClient.Request] = []
+          for _ in taps { requests.append(try await facts.nextRequest()) }
+          #expect(requests.map(\.observedCancellation) == [true, true, false])
+          requests[2].answer("last")
+          for tap in taps { await tap.value }
+          #expect(model.state == State(fact: liveFact(0, "last")))
+        }
+      }
+
+      @Test func cancelWithPlainTasks() async throws {
+        try await withMainSerialExecutor { @MainActor in
+          let facts = ControlledNumberFactClient()
+          let model = makeFeature(client: facts.client, provider: LiveTaskProvider())
+
+          let tap = Task { await model.getFactButtonTapped() }
+          let request = try await facts.nextRequest()
+          model.cancelButtonTapped()
+          await tap.value
+          #expect(request.observedCancellation)
+          #expect(model.state == State())
+        }
+      }
+    }
+  }
+}
