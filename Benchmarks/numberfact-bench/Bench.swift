@@ -18,6 +18,11 @@ struct NumberFactBench: AsyncParsableCommand {
     defaultSubcommand: Measure.self)
 }
 
+/// A part of the report.
+enum Section: String, CaseIterable, ExpressibleByArgument {
+  case determinism, overhead, waiting, scale, app, suite
+}
+
 /// The benchmark run.
 struct Measure: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
@@ -40,6 +45,14 @@ struct Measure: AsyncParsableCommand {
 
   @Option(help: "The numberfact executable (default: next to this one).")
   var app: String?
+
+  @Option(
+    parsing: .upToNextOption,
+    help: """
+      Run only these sections: determinism, overhead, waiting, scale, app, suite \
+      (default: all).
+      """)
+  var only: [Section] = []
 
   @Flag(help: "Skip timing the test suite (section 6).")
   var skipSuite = false
@@ -73,12 +86,13 @@ struct Measure: AsyncParsableCommand {
       command: "swift run -c release numberfact-bench" + (command.isEmpty ? "" : " " + command))
     log("numberfact-bench: \(plan.runs) runs per figure, \(plan.configuration) build")
 
-    report.determinism = await determinism(plan)
-    report.overhead = await providerOverhead(plan)
-    report.waiting = try await waitingCost(plan)
-    (report.scaleBaseline, report.scale) = try await recordingScale(plan)
-    if plan.presses > 0 { report.app = try await appRuns(plan) }
-    if plan.suite { report.suite = try await suiteRuns(plan) }
+    let runs = { (section: Section) in only.isEmpty || only.contains(section) }
+    if runs(.determinism) { report.determinism = await determinism(plan) }
+    if runs(.overhead) { report.overhead = await providerOverhead(plan) }
+    if runs(.waiting) { report.waiting = try await waitingCost(plan) }
+    if runs(.scale) { (report.scaleBaseline, report.scale) = try await recordingScale(plan) }
+    if runs(.app), plan.presses > 0 { report.app = try await appRuns(plan) }
+    if runs(.suite), plan.suite { report.suite = try await suiteRuns(plan) }
 
     let markdown = report.markdown()
     print(markdown)

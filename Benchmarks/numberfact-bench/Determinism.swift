@@ -30,8 +30,12 @@ enum Scenario: String, CaseIterable, Sendable {
 
 /// How a test waits for the task it spawned before asserting.
 enum Approach: String, CaseIterable, Sendable {
-  /// Synchronize on the controlled client and the awaited taps, with a recording provider.
+  /// Synchronize on the controlled client and the awaited taps, with a recording provider,
+  /// each iteration under `withSerialScheduler`, as the suite's repetition tests run.
   case ours = "ours"
+  /// The same scenarios on the runtime's own executors: every hand-over between the test
+  /// and the model is a main-actor job the runtime schedules.
+  case oursDefaultExecutors = "ours, default executors"
   /// `Task { … }`, then one `Task.yield()`.
   case naiveYield = "naive: one Task.yield()"
   /// `Task { … }`, then `Task.megaYield()` (20 yields).
@@ -39,7 +43,8 @@ enum Approach: String, CaseIterable, Sendable {
 
   func run(_ scenario: Scenario) async throws {
     switch self {
-    case .ours: try await Ours.run(scenario)
+    case .ours: try await MainActor.run { try withSerialScheduler { try await Ours.run(scenario) } }
+    case .oursDefaultExecutors: try await Ours.run(scenario)
     case .naiveYield: try await Naive.run(scenario) { await Task.yield() }
     case .naiveMegaYield: try await Naive.run(scenario) { await Task.megaYield() }
     }
@@ -252,6 +257,7 @@ struct DeterminismRun: Sendable {
 func measureDeterminism(
   _ scenario: Scenario, _ approach: Approach, iterations: Int
 ) async -> DeterminismRun {
+  if approach == .ours { return await measureSerially(scenario, iterations: iterations) }
   let clock = ContinuousClock()
   var failures = 0
   var firstFailure: String?
@@ -259,6 +265,29 @@ func measureDeterminism(
   for _ in 0..<iterations {
     do {
       try await approach.run(scenario)
+    } catch {
+      failures += 1
+      if firstFailure == nil { firstFailure = "\(error)" }
+    }
+  }
+  let elapsed = clock.now - start
+  return DeterminismRun(
+    failures: failures,
+    microsecondsPerIteration: elapsed.seconds * 1e6 / Double(iterations),
+    firstFailure: firstFailure)
+}
+
+/// Ours, from the main actor: one scheduler per iteration, as a test calls it, without a hop
+/// to the main actor per iteration that no test pays.
+@MainActor
+func measureSerially(_ scenario: Scenario, iterations: Int) -> DeterminismRun {
+  let clock = ContinuousClock()
+  var failures = 0
+  var firstFailure: String?
+  let start = clock.now
+  for _ in 0..<iterations {
+    do {
+      try withSerialScheduler { try await Ours.run(scenario) }
     } catch {
       failures += 1
       if firstFailure == nil { firstFailure = "\(error)" }

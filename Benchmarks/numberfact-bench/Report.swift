@@ -97,9 +97,12 @@ struct Report: Sendable {
   /// What must hold for the run to pass: correctness, not speed.
   func problems() -> [String] {
     var problems: [String] = []
-    for row in determinism where row.failures(.ours).max > 0 {
-      problems.append(
-        "\(row.scenario.rawValue) failed our way: \(row.firstFailure(.ours) ?? "?")")
+    for row in determinism {
+      for approach in [Approach.ours, .oursDefaultExecutors] where row.failures(approach).max > 0 {
+        problems.append(
+          "\(row.scenario.rawValue) failed (\(approach.rawValue)): "
+            + (row.firstFailure(approach) ?? "?"))
+      }
     }
     for run in app where run.exitStatus != 0 {
       problems.append("the app exited with \(run.exitStatus) after q")
@@ -140,23 +143,29 @@ struct Report: Sendable {
       "", "## 1. Determinism", "",
       "Each scenario \(plan.iterations.formatted()) times per run, in one process. *Ours* "
         + "synchronizes on the controlled client's requests and the awaited taps, with a "
-        + "recording task provider, as the test suite does. *Naive* is the articles' starting "
+        + "recording task provider, each iteration under `withSerialScheduler`, as the test "
+        + "suite's repetition tests run. *Ours, default executors* is the same code without "
+        + "the scheduler: each hand-over between the test and the main-actor model is then a "
+        + "main-actor job, which costs a thread wake-up. *Naive* is the articles' starting "
         + "point: an ordinary async test function spawns `Task { await "
         + "model.getFactButtonTapped() }`, yields once (or calls `Task.megaYield()`, 20 "
         + "yields), then asserts; the mock client answers after one `Task.yield()`.", "",
       "| Scenario | "
         + Approach.allCases.map { "\($0.rawValue): failures" }.joined(separator: " | ")
         + " | " + Approach.allCases.map { "\($0.rawValue): µs/iteration" }.joined(separator: " | ")
-        + " |",
-      "|---" + String(repeating: "|---:", count: Approach.allCases.count * 2) + "|",
+        + " | ours ÷ naive one-yield |",
+      "|---" + String(repeating: "|---:", count: Approach.allCases.count * 2 + 1) + "|",
     ]
     for row in determinism {
       let failures = Approach.allCases.map {
         "\(row.failures($0).formatted(0)) / \(plan.iterations.formatted())"
       }
       let speeds = Approach.allCases.map { row.microseconds($0).formatted(1) }
+      let ratio = Summary.format(
+        row.microseconds(.ours).median / row.microseconds(.naiveYield).median, 2)
       lines.append(
-        "| \(row.scenario.rawValue) | " + (failures + speeds).joined(separator: " | ") + " |")
+        "| \(row.scenario.rawValue) | " + (failures + speeds + [ratio]).joined(separator: " | ")
+          + " |")
     }
     let examples = determinism.compactMap { row in
       row.firstFailure(.naiveYield).map { "\(row.scenario.rawValue): \($0)" }
