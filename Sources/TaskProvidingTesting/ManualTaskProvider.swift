@@ -434,6 +434,7 @@ public final class ManualTaskProvider: TaskProvider {
 ///   - timeout: How long running tasks may take to finish before they count as leaked.
 ///   - body: The test, given the provider.
 /// - Returns: What `body` returns.
+@discardableResult
 public func withManualTaskProvider<R>(
   timeout: Duration = .seconds(5),
   fileID: StaticString = #fileID,

@@ -331,6 +331,7 @@ public struct PendingTasksError: Error, Equatable, CustomStringConvertible {
 ///   - timeout: How long leftover tasks may take to finish before they count as leaked.
 ///   - body: The test, given the provider.
 /// - Returns: What `body` returns.
+@discardableResult
 public func withRecordingTaskProvider<R>(
   base: some TaskProvider = LiveTaskProvider(),
   timeout: Duration = .seconds(5),

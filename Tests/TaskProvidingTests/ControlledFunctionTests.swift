@@ -1,0 +1,230 @@
+import ConcurrencyExtras
+import TaskProviding
+import TaskProvidingTesting
+import Testing
+
+@Suite struct ControlledFunctionTests {
+  struct Failure: Error, Equatable {}
+
+  @Test func answersReachTheirCallersUnderConcurrentCalls() async throws {
+    let square = ControlledFunction<Int, Int>("square")
+    try await withThrowingTaskGroup(of: (Int, Int).self) { group in
+      for input in 0..<50 {
+        group.addTask { (input, try await square.function(input)) }
+      }
+      for _ in 0..<50 {
+        let call = try await square.nextCall()
+        #expect(call.answer(call.input * call.input))
+      }
+      var results: [Int: Int] = [:]
+      for try await (input, output) in group { results[input] = output }
+      #expect(results.count == 50)
+      #expect(results.allSatisfy { $0.value == $0.key * $0.key })
+    }
+    #expect(square.callCount == 50)
+  }
+
+  @Test func callsAreNumberedInCallOrder() async throws {
+    let echo = ControlledFunction<String, String>()
+    let first = Task { try await echo.function("a") }
+    let call0 = try await echo.nextCall()
+    let second = Task { try await echo.function("b") }
+    let call1 = try await echo.nextCall()
+    #expect((call0.index, call0.input) == (0, "a"))
+    #expect((call1.index, call1.input) == (1, "b"))
+    #expect(call0.description == "call #0: a")
+    call1.answer("B")
+    call0.fail(Failure())
+    #expect(try await second.value == "B")
+    await #expect(throws: Failure.self) { try await first.value }
+  }
+
+  @Test func aCallAnsweredTwiceKeepsTheFirstOutcome() async throws {
+    let function = ControlledFunction<Int, Int>()
+    async let result = function.function(1)
+    let call = try await function.nextCall()
+    #expect(call.answer(10))
+    #expect(!call.answer(20))
+    #expect(!call.fail(Failure()))
+    #expect(call.isEnded)
+    #expect(try await result == 10)
+  }
+
+  @Test func cancellationThrowsAtOnceByDefault() async throws {
+    let function = ControlledFunction<Int, Int>()
+    let caller = Task { try await function.function(1) }
+    let call = try await function.nextCall()
+    caller.cancel()
+    await #expect(throws: CancellationError.self) { try await caller.value }
+    #expect(call.observedCancellation)
+    #expect(call.isEnded)
+    #expect(!call.answer(1))  // too late: the caller has its outcome
+  }
+
+  @Test func cancellationCanBeIgnoredToDeliverALateAnswer() async throws {
+    let function = ControlledFunction<Int, Int>(cancellation: .ignore)
+    let caller = Task { try await function.function(1) }
+    let call = try await function.nextCall()
+    caller.cancel()
+    try await waitUntilObserved(call)
+    #expect(!call.isEnded)
+    #expect(call.answer(7))
+    #expect(try await caller.value == 7)
+  }
+
+  @Test func aCallerCancelledBeforeCallingStillArrivesEnded() async throws {
+    let function = ControlledFunction<Int, Int>()
+    let caller = Task {
+      withUnsafeCurrentTask { $0?.cancel() }
+      return try await function.function(1)
+    }
+    let call = try await function.nextCall()
+    #expect(call.observedCancellation)
+    #expect(call.isEnded)
+    await #expect(throws: CancellationError.self) { try await caller.value }
+  }
+
+  @Test func aTimedOutWaitReportsAndKeepsTheLateCallForTheNextWait() async throws {
+    let function = ControlledFunction<Int, Int>("lookup")
+    let line = #line + 2  // the line `#expect` starts on
+    await withKnownIssue {
+      await #expect(throws: ControlledFunction<Int, Int>.NoCallError.self) {
+        _ = try await function.nextCall(timeout: .milliseconds(20))
+      }
+    } matching: { issue in
+      issue.sourceLocation?.line == line
+        && issue.description.contains("No lookup arrived within 0.02 seconds (0 received")
+    }
+    async let result = function.function(3)
+    let call = try await function.nextCall()
+    #expect(call.input == 3)
+    call.answer(9)
+    #expect(try await result == 9)
+  }
+
+  @Test func aCancelledWaitThrowsCancellationAndLosesNoCall() async throws {
+    let function = ControlledFunction<Int, Int>()
+    let waiting = Task { try await function.nextCall(timeout: .seconds(600)) }
+    waiting.cancel()
+    await #expect(throws: CancellationError.self) { try await waiting.value }
+    async let result = function.function(5)
+    try await function.nextCall().answer(25)
+    #expect(try await result == 25)
+  }
+
+  /// Polls nothing: `observedCancellation` is set synchronously by the cancellation handler,
+  /// which runs inside `cancel()`, so it holds once `cancel()` has returned.
+  func waitUntilObserved(_ call: ControlledFunction<Int, Int>.Call) async throws {
+    try #require(call.observedCancellation)
+  }
+}
+
+@Suite struct ImmediateTaskTests {
+  @MainActor @Test func liveImmediateTaskRunsToItsFirstSuspensionBeforeReturning() async {
+    let steps = Steps()
+    let latch = Latch()
+    let task = LiveTaskProvider().immediateTask(name: "now") {
+      steps.append("started on \(Task.name ?? "?")")
+      await latch.wait()
+      steps.append("resumed")
+    }
+    #expect(steps.entries == ["started on now"])
+    latch.open()
+    await task.value
+    #expect(steps.entries == ["started on now", "resumed"])
+  }
+
+  @MainActor @Test func recordingKeepsTheSynchronousStartAndRecordsTheKind() async throws {
+    let provider = RecordingTaskProvider()
+    let steps = Steps()
+    let latch = Latch()
+    let task = provider.immediateTask(name: "now") {
+      steps.append("started")
+      await latch.wait()
+      steps.append("resumed")
+    }
+    #expect(steps.entries == ["started"])
+    #expect(provider.records.map(\.kind) == [.immediate])
+    #expect(provider.records[0].description.contains("immediate task \"now\""))
+    latch.open()
+    try await provider.waitFor(task)
+    #expect(steps.entries == ["started", "resumed"])
+  }
+
+  @MainActor @Test func throwingImmediateTaskStartsAtOnceToo() async throws {
+    let provider = RecordingTaskProvider()
+    let steps = Steps()
+    struct Stop: Error {}
+    let task = provider.immediateTask { () async throws -> Int in
+      steps.append("started")
+      throw Stop()
+    }
+    #expect(steps.entries == ["started"])
+    await #expect(throws: Stop.self) { try await task.value }
+  }
+
+  @MainActor @Test func manualHoldsImmediateTasksLikeAnyOther() async throws {
+    let provider = ManualTaskProvider()
+    let steps = Steps()
+    provider.immediateTask { steps.append("ran") }
+    #expect(steps.entries.isEmpty)
+    #expect(provider.records.map(\.kind) == [.immediate])
+    await provider.runNext()
+    #expect(steps.entries == ["ran"])
+  }
+
+  /// A provider written before immediate spawns existed still compiles and keeps control.
+  @MainActor @Test func anOlderConformerSpawnsImmediateTasksThroughTask() async {
+    let provider = OlderProvider()
+    let steps = Steps()
+    let task = provider.immediateTask { steps.append("ran") }
+    #expect(steps.entries.isEmpty)  // no synchronous start: it went through `task`
+    await task.value
+    #expect(steps.entries == ["ran"])
+    #expect(provider.spawns.value == 1)
+  }
+}
+
+@MainActor final class Steps {
+  private(set) var entries: [String] = []
+  func append(_ entry: String) { entries.append(entry) }
+}
+
+/// Implements only the four requirements a conformer had to before `immediateTask`.
+struct OlderProvider: TaskProvider {
+  let spawns = LockIsolated(0)
+
+  func task<Success: Sendable>(
+    name: String?, priority: TaskPriority?, location: TaskSourceLocation,
+    isolation: isolated (any Actor)?,
+    @_inheritActorContext @_implicitSelfCapture operation:
+      sending @escaping @isolated(any) () async -> Success
+  ) -> Task<Success, Never> {
+    spawns.withValue { $0 += 1 }
+    return Task(name: name, priority: priority, operation: operation)
+  }
+
+  func task<Success: Sendable>(
+    name: String?, priority: TaskPriority?, location: TaskSourceLocation,
+    isolation: isolated (any Actor)?,
+    @_inheritActorContext @_implicitSelfCapture operation:
+      sending @escaping @isolated(any) () async throws -> Success
+  ) -> Task<Success, any Error> {
+    spawns.withValue { $0 += 1 }
+    return Task(name: name, priority: priority, operation: operation)
+  }
+
+  func detachedTask<Success: Sendable>(
+    name: String?, priority: TaskPriority?, location: TaskSourceLocation,
+    operation: sending @escaping @isolated(any) () async -> Success
+  ) -> Task<Success, Never> {
+    Task.detached(name: name, priority: priority, operation: operation)
+  }
+
+  func detachedTask<Success: Sendable>(
+    name: String?, priority: TaskPriority?, location: TaskSourceLocation,
+    operation: sending @escaping @isolated(any) () async throws -> Success
+  ) -> Task<Success, any Error> {
+    Task.detached(name: name, priority: priority, operation: operation)
+  }
+}
