@@ -33,6 +33,8 @@ let package = Package(
     .package(url: "https://github.com/pointfreeco/swift-clocks", from: "1.1.1"),
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
     .package(url: "https://github.com/swhitty/FlyingFox", from: "0.27.1"),
+    // `swift package generate-documentation --target TaskProvidingTesting`
+    .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
   ],
   targets: [
     .target(

@@ -171,6 +171,11 @@ extension TaskProvider {
   ///   - name: A human-readable name for the task, visible as `Task.name`.
   ///   - priority: The task's priority; `nil` inherits it.
   ///   - operation: The work to run.
+  ///   - fileID: The file an issue is reported in; the caller's by default.
+  ///   - filePath: The full path of that file.
+  ///   - line: The line an issue is reported at.
+  ///   - column: The column an issue is reported at.
+  ///   - isolation: The caller's isolation, kept across the wait.
   /// - Returns: The handle of the spawned task.
   @discardableResult
   public func immediateTask<Success: Sendable>(
@@ -200,6 +205,11 @@ extension TaskProvider {
   ///   - name: A human-readable name for the task, visible as `Task.name`.
   ///   - priority: The task's priority; `nil` inherits it.
   ///   - operation: The work to run.
+  ///   - fileID: The file an issue is reported in; the caller's by default.
+  ///   - filePath: The full path of that file.
+  ///   - line: The line an issue is reported at.
+  ///   - column: The column an issue is reported at.
+  ///   - isolation: The caller's isolation, kept across the wait.
   /// - Returns: The handle of the spawned task.
   @discardableResult
   public func immediateTask<Success: Sendable>(
@@ -230,6 +240,11 @@ extension TaskProvider {
   ///   - name: A human-readable name for the task, visible as `Task.name`.
   ///   - priority: The task's priority; `nil` inherits it.
   ///   - operation: The work to run.
+  ///   - fileID: The file an issue is reported in; the caller's by default.
+  ///   - filePath: The full path of that file.
+  ///   - line: The line an issue is reported at.
+  ///   - column: The column an issue is reported at.
+  ///   - isolation: The caller's isolation, kept across the wait.
   /// - Returns: The handle of the spawned task.
   @discardableResult
   public func task<Success: Sendable>(
@@ -258,6 +273,11 @@ extension TaskProvider {
   ///   - name: A human-readable name for the task, visible as `Task.name`.
   ///   - priority: The task's priority; `nil` inherits it.
   ///   - operation: The work to run.
+  ///   - fileID: The file an issue is reported in; the caller's by default.
+  ///   - filePath: The full path of that file.
+  ///   - line: The line an issue is reported at.
+  ///   - column: The column an issue is reported at.
+  ///   - isolation: The caller's isolation, kept across the wait.
   /// - Returns: The handle of the spawned task.
   @discardableResult
   public func task<Success: Sendable>(
@@ -286,6 +306,10 @@ extension TaskProvider {
   ///   - name: A human-readable name for the task, visible as `Task.name`.
   ///   - priority: The task's priority.
   ///   - operation: The work to run.
+  ///   - fileID: The file an issue is reported in; the caller's by default.
+  ///   - filePath: The full path of that file.
+  ///   - line: The line an issue is reported at.
+  ///   - column: The column an issue is reported at.
   /// - Returns: The handle of the spawned task.
   @discardableResult
   public func detachedTask<Success: Sendable>(
@@ -311,6 +335,10 @@ extension TaskProvider {
   ///   - name: A human-readable name for the task, visible as `Task.name`.
   ///   - priority: The task's priority.
   ///   - operation: The work to run.
+  ///   - fileID: The file an issue is reported in; the caller's by default.
+  ///   - filePath: The full path of that file.
+  ///   - line: The line an issue is reported at.
+  ///   - column: The column an issue is reported at.
   /// - Returns: The handle of the spawned task.
   @discardableResult
   public func detachedTask<Success: Sendable>(

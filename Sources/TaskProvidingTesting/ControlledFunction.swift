@@ -90,7 +90,13 @@ public final class ControlledFunction<Input: Sendable, Output: Sendable>: Sendab
   /// When it returns, the caller is suspended inside the function, waiting for the answer.
   /// Several tasks may wait at once; each call goes to one of them, oldest waiter first.
   ///
-  /// - Parameter timeout: Bounds a failure only; a call that is made returns at once.
+  /// - Parameters:
+  ///   - timeout: Bounds a failure only; a call that is made returns at once.
+  ///   - fileID: The file an issue is reported in; the caller's by default.
+  ///   - filePath: The full path of that file.
+  ///   - line: The line an issue is reported at.
+  ///   - column: The column an issue is reported at.
+  ///   - isolation: The caller's isolation, kept across the wait.
   /// - Throws: ``NoCallError`` when no call arrives within `timeout`, after reporting it as
   ///   an issue at the caller's line; `CancellationError` if the waiting task is cancelled.
   ///   A call made after a wait gave up is kept for the next wait.

@@ -5,8 +5,8 @@ import TaskProviding
 /// when each piece of asynchronous work runs.
 ///
 /// Each spawn returns a real `Task` handle at once, but the operation waits at a gate.
-/// ``runNext(timeout:fileID:filePath:line:column:)`` opens the oldest gate and returns when
-/// that task has finished; ``runAll(timeout:fileID:filePath:line:column:)`` repeats until
+/// ``runNext(timeout:fileID:filePath:line:column:isolation:)`` opens the oldest gate and returns when
+/// that task has finished; ``runAll(timeout:fileID:filePath:line:column:isolation:)`` repeats until
 /// nothing is held, in spawn order, including tasks spawned meanwhile.
 ///
 /// ```swift
@@ -84,7 +84,13 @@ public final class ManualTaskProvider: TaskProvider {
   ///
   /// Use it after ``startNext(fileID:filePath:line:column:)``, once the test has given the
   /// task what it was waiting for.
-  /// - Parameter timeout: Bounds a failure only; success returns as soon as they finish.
+  /// - Parameters:
+  ///   - timeout: Bounds a failure only; success returns as soon as they finish.
+  ///   - fileID: The file an issue is reported in; the caller's by default.
+  ///   - filePath: The full path of that file.
+  ///   - line: The line an issue is reported at.
+  ///   - column: The column an issue is reported at.
+  ///   - isolation: The caller's isolation, kept across the wait.
   /// - Throws: ``PendingTasksError`` naming the tasks still running at the timeout, after
   ///   reporting it as an issue at the caller's line.
   public func waitForRunningTasks(
@@ -113,6 +119,11 @@ public final class ManualTaskProvider: TaskProvider {
   /// - Parameters:
   ///   - count: How many held tasks to wait for.
   ///   - timeout: Bounds a failure only; success returns as soon as they are held.
+  ///   - fileID: The file an issue is reported in; the caller's by default.
+  ///   - filePath: The full path of that file.
+  ///   - line: The line an issue is reported at.
+  ///   - column: The column an issue is reported at.
+  ///   - isolation: The caller's isolation, kept across the wait.
   /// - Throws: ``PendingTasksError`` listing the pending tasks at the timeout.
   public func waitForHeldTasks(
     _ count: Int = 1,
@@ -130,7 +141,14 @@ public final class ManualTaskProvider: TaskProvider {
 
   /// Returns once the task `record` describes has finished; it does not release it.
   ///
-  /// - Parameter timeout: Bounds a failure only.
+  /// - Parameters:
+  ///   - timeout: Bounds a failure only.
+  ///   - record: The task's record, from `records`.
+  ///   - fileID: The file an issue is reported in; the caller's by default.
+  ///   - filePath: The full path of that file.
+  ///   - line: The line an issue is reported at.
+  ///   - column: The column an issue is reported at.
+  ///   - isolation: The caller's isolation, kept across the wait.
   /// - Throws: ``PendingTasksError`` naming the task at the timeout, after reporting it at
   ///   the caller's line.
   public func waitFor(
@@ -150,7 +168,14 @@ public final class ManualTaskProvider: TaskProvider {
   /// Returns once the task with handle `task`, spawned through this provider, has finished;
   /// it does not release it. Returns at once when the task is not pending here.
   ///
-  /// - Parameter timeout: Bounds a failure only.
+  /// - Parameters:
+  ///   - timeout: Bounds a failure only.
+  ///   - task: The task's handle, as its spawn returned it.
+  ///   - fileID: The file an issue is reported in; the caller's by default.
+  ///   - filePath: The full path of that file.
+  ///   - line: The line an issue is reported at.
+  ///   - column: The column an issue is reported at.
+  ///   - isolation: The caller's isolation, kept across the wait.
   /// - Throws: ``PendingTasksError`` naming the task at the timeout, after reporting it at
   ///   the caller's line.
   public func waitFor<Success: Sendable, Failure: Error>(
@@ -433,6 +458,11 @@ public final class ManualTaskProvider: TaskProvider {
 /// - Parameters:
 ///   - timeout: How long running tasks may take to finish before they count as leaked.
 ///   - body: The test, given the provider.
+///   - fileID: The file an issue is reported in; the caller's by default.
+///   - filePath: The full path of that file.
+///   - line: The line an issue is reported at.
+///   - column: The column an issue is reported at.
+///   - isolation: The caller's isolation, kept across the wait.
 /// - Returns: What `body` returns.
 @discardableResult
 public func withManualTaskProvider<R>(

@@ -67,8 +67,14 @@ public final class RecordingTaskProvider: TaskProvider {
   /// It keeps the caller's isolation and starts no task: a test on the main actor that
   /// waits for a task finishing on the main actor continues without a thread switch.
   ///
-  /// - Parameter timeout: How long to wait before giving up. It bounds a failure only:
-  ///   a successful wait returns as soon as the last task finishes.
+  /// - Parameters:
+  ///   - timeout: How long to wait before giving up. It bounds a failure only:
+  ///     a successful wait returns as soon as the last task finishes.
+  ///   - fileID: The file an issue is reported in; the caller's by default.
+  ///   - filePath: The full path of that file.
+  ///   - line: The line an issue is reported at.
+  ///   - column: The column an issue is reported at.
+  ///   - isolation: The caller's isolation, kept across the wait.
   /// - Throws: ``PendingTasksError`` naming every task still pending at the timeout, after
   ///   reporting it as an issue at the caller's line; `CancellationError` if the waiting
   ///   task is cancelled.
@@ -87,7 +93,14 @@ public final class RecordingTaskProvider: TaskProvider {
 
   /// Returns once the recorded task `record` has finished.
   ///
-  /// - Parameter timeout: Bounds a failure only.
+  /// - Parameters:
+  ///   - timeout: Bounds a failure only.
+  ///   - record: The task's record, from `records`.
+  ///   - fileID: The file an issue is reported in; the caller's by default.
+  ///   - filePath: The full path of that file.
+  ///   - line: The line an issue is reported at.
+  ///   - column: The column an issue is reported at.
+  ///   - isolation: The caller's isolation, kept across the wait.
   /// - Throws: ``PendingTasksError`` naming the task at the timeout, after reporting it at
   ///   the caller's line; `CancellationError` if the waiting task is cancelled.
   public func waitFor(
@@ -108,7 +121,14 @@ public final class RecordingTaskProvider: TaskProvider {
   ///
   /// Returns at once when the task is not pending here: it has finished, or another
   /// provider spawned it.
-  /// - Parameter timeout: Bounds a failure only.
+  /// - Parameters:
+  ///   - timeout: Bounds a failure only.
+  ///   - task: The task's handle, as its spawn returned it.
+  ///   - fileID: The file an issue is reported in; the caller's by default.
+  ///   - filePath: The full path of that file.
+  ///   - line: The line an issue is reported at.
+  ///   - column: The column an issue is reported at.
+  ///   - isolation: The caller's isolation, kept across the wait.
   /// - Throws: ``PendingTasksError`` naming the task at the timeout, after reporting it at
   ///   the caller's line; `CancellationError` if the waiting task is cancelled.
   public func waitFor<Success: Sendable, Failure: Error>(
@@ -330,6 +350,11 @@ public struct PendingTasksError: Error, Equatable, CustomStringConvertible {
 ///   - base: The provider the recorded tasks run through.
 ///   - timeout: How long leftover tasks may take to finish before they count as leaked.
 ///   - body: The test, given the provider.
+///   - fileID: The file an issue is reported in; the caller's by default.
+///   - filePath: The full path of that file.
+///   - line: The line an issue is reported at.
+///   - column: The column an issue is reported at.
+///   - isolation: The caller's isolation, kept across the wait.
 /// - Returns: What `body` returns.
 @discardableResult
 public func withRecordingTaskProvider<R>(

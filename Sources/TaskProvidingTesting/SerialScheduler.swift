@@ -52,6 +52,10 @@ import Synchronization
 ///     an issue at the caller's line, cancels the body's task, gives it one more second to
 ///     end, and throws.
 ///   - body: The test, run as a task on the main actor.
+///   - fileID: The file an issue is reported in; the caller's by default.
+///   - filePath: The full path of that file.
+///   - line: The line an issue is reported at.
+///   - column: The column an issue is reported at.
 /// - Returns: What `body` returns.
 /// - Throws: What `body` throws; ``SerialSchedulerTimeoutError`` if it did not end in time.
 @MainActor

@@ -22,6 +22,11 @@ import Observation
 ///     the main actor).
 ///   - timeout: Bounds a failure only; success returns as soon as the condition holds.
 ///   - condition: Reads the model; re-run after each change to what it read.
+///   - fileID: The file an issue is reported in; the caller's by default.
+///   - filePath: The full path of that file.
+///   - line: The line an issue is reported at.
+///   - column: The column an issue is reported at.
+///   - isolation: The caller's isolation, kept across the wait.
 /// - Throws: ``WaitUntilTimeoutError`` showing the model's observable properties as last
 ///   seen, after reporting it as an issue at the caller's line; `CancellationError` if the
 ///   waiting task is cancelled.

@@ -1,0 +1,29 @@
+// swift-tools-version: 6.1
+// An app's package that adopts the toolkit without swift-dependencies: the model takes its
+// task provider in `init`, and the tests use the toolkit's traits. CI builds and tests it, so
+// it is also the proof that such an adopter builds neither swift-dependencies nor the app.
+import PackageDescription
+
+let package = Package(
+  name: "Uploads",
+  platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
+  dependencies: [
+    // An app would write: .package(url: "https://github.com/OWNER/numberfact", from: "1.0.0",
+    //   traits: [])
+    .package(path: "../numberfact", traits: [])
+  ],
+  targets: [
+    .target(
+      name: "Uploads",
+      dependencies: [.product(name: "TaskProviding", package: "numberfact")]
+    ),
+    .testTarget(
+      name: "UploadsTests",
+      dependencies: [
+        "Uploads",
+        .product(name: "TaskProvidingTesting", package: "numberfact"),
+      ]
+    ),
+  ],
+  swiftLanguageModes: [.v6]
+)
