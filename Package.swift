@@ -4,7 +4,7 @@ import PackageDescription
 let package = Package(
   name: "numberfact",
   // The floor of `Synchronization.Mutex`, which the toolkit's testing module is built on;
-  // docs/platforms.md lists every API the toolkit uses and where it is available.
+  // The Platforms article of TaskProvidingTesting lists every API it uses and their floors.
   platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
   products: [
     .executable(name: "numberfact", targets: ["numberfact"]),

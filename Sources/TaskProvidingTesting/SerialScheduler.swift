@@ -283,14 +283,10 @@ final class JobQueue: SerialExecutor, Sendable {
   /// (the scheduler's own caller) is isolated iff it runs on the driving thread: that thread
   /// holds the real main actor, and runs every job of this one.
   func checkIsolated() {
-    guard isIsolatingCurrentContext() else {
+    let driver = state.withLock { $0.driver }
+    guard let driver, pthread_equal(driver, pthread_self()) != 0 else {
       fatalError("Main-actor code ran off the thread driving withSerialScheduler.")
     }
-  }
-
-  func isIsolatingCurrentContext() -> Bool {
-    let driver = state.withLock { $0.driver }
-    return driver.map { pthread_equal($0, pthread_self()) != 0 } ?? false
   }
 
   private enum Enqueued {
