@@ -48,6 +48,19 @@ final class Uploader {
 }
 // end sample
 
+// sample: readme-trait-example
+@MainActor @Suite(.recordingTaskProvider)
+struct UploaderTests {
+  @Test func uploadsEveryFile() async throws {
+    let uploader = Uploader(upload: { _ in })
+    uploader.uploadButtonTapped("a.txt")
+    uploader.uploadButtonTapped("b.txt")
+    try await RecordingTaskProvider.current.waitForAll()
+    #expect(uploader.uploaded == ["a.txt", "b.txt"])
+  }
+}
+// end sample
+
 @MainActor
 @Suite struct DocSampleScenarios {
   // sample: readme-example
