@@ -305,8 +305,12 @@ public final class ManualTaskProvider: TaskProvider {
 
   /// Suspends the held operation until `releaseNext` opens its gate. Deliberately ignores
   /// cancellation: a cancelled `Task { }` still runs its operation.
-  private func gate(_ index: Int) async {
-    await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+  ///
+  /// It runs on the task's own isolation, so a released main-actor task goes on without a
+  /// hop to the pool and back.
+  private func gate(_ index: Int, isolation: isolated (any Actor)? = #isolation) async {
+    await withCheckedContinuation(isolation: isolation) {
+      (continuation: CheckedContinuation<Void, Never>) in
       let open = gates.withLock { gates -> Bool in
         if gates.opened.remove(index) != nil { return true }
         gates.waiting[index] = continuation

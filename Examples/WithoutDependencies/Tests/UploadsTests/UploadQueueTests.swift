@@ -10,8 +10,10 @@ import Uploads
 
     queue.uploadTapped("a.txt")
     queue.uploadTapped("b.txt")
-    let a = try await server.nextCall()
-    let b = try await server.nextCall()
+    // The two calls reach the server in either order: tell them apart by what they carry.
+    let calls = [try await server.nextCall(), try await server.nextCall()]
+    let a = try #require(calls.first { $0.input == "a.txt" })
+    let b = try #require(calls.first { $0.input == "b.txt" })
     #expect(queue.inFlight == ["a.txt", "b.txt"])
 
     // Answered together, the two could finish in either order: wait for b's task first.
