@@ -41,9 +41,16 @@ public final class ControlledNumberFactClient: Sendable {
 
   /// Creates a client whose requests wait for the test.
   ///
-  /// - Parameter cancellation: What a request does when its caller is cancelled.
-  public init(cancellation: CancellationResponse = .throwCancellationError) {
-    fact = ControlledFunction("fact request", cancellation: cancellation)
+  /// - Parameters:
+  ///   - cancellation: What a request does when its caller is cancelled.
+  ///   - answerTimeout: Bounds a failure only: a request the test has not answered by then
+  ///     fails, so the model (and a test awaiting it) cannot wait forever.
+  public init(
+    cancellation: CancellationResponse = .throwCancellationError,
+    answerTimeout: Duration = .seconds(5)
+  ) {
+    fact = ControlledFunction(
+      "fact request", cancellation: cancellation, answerTimeout: answerTimeout)
   }
 
   /// The client to install as `@Dependency(\.numberFact)`.

@@ -62,6 +62,9 @@ public final class ControlledFunction<Input: Sendable, Output: Sendable>: Sendab
 
   /// What the calls are, in messages: "fact request", "upload".
   public let name: String
+  /// How long a call waits for the test's answer before it fails with
+  /// ``UnansweredCallError``.
+  public let answerTimeout: Duration
   private let cancellationResponse: CancellationResponse
   private let state = Mutex(State())
 
@@ -70,11 +73,17 @@ public final class ControlledFunction<Input: Sendable, Output: Sendable>: Sendab
   /// - Parameters:
   ///   - name: What the calls are, for messages ("No upload arrived within 5 seconds").
   ///   - cancellation: What a call does when its caller is cancelled.
+  ///   - answerTimeout: Bounds a failure only: a call the test has not answered by then
+  ///     fails with ``UnansweredCallError``, whatever `cancellation` says, so code awaiting
+  ///     it (and a test awaiting that code) cannot wait forever.
   public init(
-    _ name: String = "call", cancellation: CancellationResponse = .throwCancellationError
+    _ name: String = "call",
+    cancellation: CancellationResponse = .throwCancellationError,
+    answerTimeout: Duration = .seconds(5)
   ) {
     self.name = name
     self.cancellationResponse = cancellation
+    self.answerTimeout = answerTimeout
   }
 
   /// The function to inject in place of the real dependency.
@@ -134,7 +143,9 @@ public final class ControlledFunction<Input: Sendable, Output: Sendable>: Sendab
       defer { state.count += 1 }
       return state.count
     }
-    let call = Call(name: name, index: index, input: input, cancellation: cancellationResponse)
+    let call = Call(
+      name: name, index: index, input: input, cancellation: cancellationResponse,
+      answerTimeout: answerTimeout)
     return try await withTaskCancellationHandler {
       try await withCheckedThrowingContinuation { continuation in
         call.start(continuation)
@@ -175,16 +186,22 @@ extension ControlledFunction {
       var continuation: CheckedContinuation<Output, any Error>?
       var observedCancellation = false
       var isEnded = false
+      var deadline: Deadlines.Token?
     }
 
     private let state = Mutex(State())
     private let cancellationResponse: CancellationResponse
+    private let answerTimeout: Duration
 
-    init(name: String, index: Int, input: Input, cancellation: CancellationResponse) {
+    init(
+      name: String, index: Int, input: Input, cancellation: CancellationResponse,
+      answerTimeout: Duration
+    ) {
       self.name = name
       self.index = index
       self.input = input
       self.cancellationResponse = cancellation
+      self.answerTimeout = answerTimeout
     }
 
     /// Whether the caller's task was cancelled while this call was open.
@@ -211,8 +228,14 @@ extension ControlledFunction {
     public var description: String { "\(name) #\(index): \(input)" }
 
     func start(_ continuation: CheckedContinuation<Output, any Error>) {
+      let timeout = answerTimeout
+      let deadline = Deadlines.shared.schedule(after: timeout) { [weak self] in
+        guard let self else { return }
+        resume(with: .failure(UnansweredCallError(call: description, timeout: timeout)))
+      }
       let cancelNow = state.withLock { state -> Bool in
         state.continuation = continuation
+        state.deadline = deadline
         return state.observedCancellation && cancellationResponse == .throwCancellationError
       }
       if cancelNow { resume(with: .failure(CancellationError())) }
@@ -228,14 +251,34 @@ extension ControlledFunction {
 
     @discardableResult
     private func resume(with outcome: Result<Output, any Error>) -> Bool {
-      let continuation = state.withLock { state -> CheckedContinuation<Output, any Error>? in
+      let ended = state.withLock {
+        state -> (CheckedContinuation<Output, any Error>, Deadlines.Token?)? in
         guard !state.isEnded, let continuation = state.continuation else { return nil }
         state.isEnded = true
         state.continuation = nil
-        return continuation
+        defer { state.deadline = nil }
+        return (continuation, state.deadline)
       }
-      continuation?.resume(with: outcome)
-      return continuation != nil
+      guard let (continuation, deadline) = ended else { return false }
+      if let deadline { Deadlines.shared.cancel(deadline) }
+      continuation.resume(with: outcome)
+      return true
+    }
+  }
+
+  /// Thrown to a call's caller when the test has not answered the call within the function's
+  /// ``ControlledFunction/answerTimeout``.
+  public struct UnansweredCallError: Error, CustomStringConvertible {
+    /// The call, as its description reads (`upload #2: a.txt`).
+    public let call: String
+    /// How long it waited.
+    public let timeout: Duration
+
+    public var description: String {
+      """
+      \(call) was not answered within \(timeout). The test may have stopped before \
+      answering it, or may be waiting for something its caller can do only once answered.
+      """
     }
   }
 

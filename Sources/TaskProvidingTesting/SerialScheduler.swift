@@ -118,10 +118,16 @@ func runSerially<R: Sendable>(
 /// How a scheduled body ended, set by its last job.
 private final class Outcome<R: Sendable>: Sendable {
   private let state = Mutex<Result<R, any Error>?>(nil)
+  /// Read between every two jobs: an atomic flag, not the generic result behind a lock.
+  private let ended = Atomic(false)
 
-  func end(_ result: Result<R, any Error>) { state.withLock { $0 = result } }
+  func end(_ result: Result<R, any Error>) {
+    state.withLock { $0 = result }
+    ended.store(true, ordering: .releasing)
+  }
+
   var result: Result<R, any Error>? { state.withLock { $0 } }
-  @Sendable func hasEnded() -> Bool { result != nil }
+  @Sendable func hasEnded() -> Bool { ended.load(ordering: .acquiring) }
 }
 
 /// The order in which ``withSerialScheduler(order:timeout:fileID:filePath:line:column:_:)``
@@ -155,21 +161,33 @@ struct JobPicker {
     }
   }
 
-  /// The index, in `ready`'s own indices, of the job to run next.
-  mutating func pick(from ready: ArraySlice<JobQueue.Entry>) -> Int {
-    guard var generator else { return ready.startIndex }
+  /// The index in `entries` of the job to run next, from those at `head` and after.
+  mutating func pick(from entries: [JobQueue.Entry], after head: Int) -> Int {
+    guard var generator else { return head }
     defer { self.generator = generator }
-    // The oldest main-actor job, and every pool job.
-    var candidates: [Int] = []
+    // The candidates are the oldest main-actor job and every pool job; count them, draw
+    // one, then find it, so no array is built per job.
+    var count = 0
     var sawMain = false
-    for index in ready.indices {
-      if ready[index].original == nil {
-        guard !sawMain else { continue }
-        sawMain = true
+    var index = head
+    while index < entries.count {
+      if entries[index].original != nil || !sawMain {
+        if entries[index].original == nil { sawMain = true }
+        count += 1
       }
-      candidates.append(index)
+      index += 1
     }
-    return candidates[Int(generator.next() % UInt64(candidates.count))]
+    var chosen = Int(generator.next() % UInt64(count))
+    sawMain = false
+    index = head
+    while true {
+      if entries[index].original != nil || !sawMain {
+        if entries[index].original == nil { sawMain = true }
+        if chosen == 0 { return index }
+        chosen -= 1
+      }
+      index += 1
+    }
   }
 }
 
@@ -327,11 +345,12 @@ final class JobQueue: SerialExecutor, Sendable {
           state.isSleeping = true
           return .sleep
         }
-        let index = order.pick(from: state.entries[state.head...])
+        let index = order.pick(from: state.entries, after: state.head)
         let entry = state.entries[index]
         if index == state.head {
           state.head += 1
-          if state.head == state.entries.count {
+          if state.head == state.entries.count, state.head >= 64 {
+            // Reset now and then, not after every job: emptying an array is not free.
             state.entries.removeAll(keepingCapacity: true)
             state.head = 0
           }

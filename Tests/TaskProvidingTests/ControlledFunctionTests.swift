@@ -228,3 +228,62 @@ struct OlderProvider: TaskProvider {
     Task.detached(name: name, priority: priority, operation: operation)
   }
 }
+
+@Suite struct BoundedWaitTests {
+  @Test func anUnansweredCallFailsItsCallerAfterTheAnswerTimeout() async throws {
+    let function = ControlledFunction<Int, Int>("lookup", answerTimeout: .milliseconds(30))
+    let caller = Task { try await function.function(4) }
+    let call = try await function.nextCall()
+    let error = await #expect(throws: ControlledFunction<Int, Int>.UnansweredCallError.self) {
+      try await caller.value
+    }
+    #expect(error?.description.contains("lookup #0: 4 was not answered within 0.03") == true)
+    #expect(call.isEnded)
+    #expect(!call.answer(1))
+  }
+
+  @Test func aCallThatIgnoresCancellationStillEndsAtTheAnswerTimeout() async throws {
+    let function = ControlledFunction<Int, Int>(
+      cancellation: .ignore, answerTimeout: .milliseconds(30))
+    let caller = Task { try await function.function(4) }
+    let call = try await function.nextCall()
+    caller.cancel()
+    #expect(call.observedCancellation)
+    await #expect(throws: ControlledFunction<Int, Int>.UnansweredCallError.self) {
+      try await caller.value
+    }
+  }
+
+  @Test func aBoundedValueReturnsTheTasksValue() async throws {
+    let task = Task { 42 }
+    #expect(try await task.value(timeout: .seconds(5)) == 42)
+    struct Oops: Error {}
+    let failing = Task { () throws -> Int in throw Oops() }
+    await #expect(throws: Oops.self) { try await failing.value(timeout: .seconds(5)) }
+  }
+
+  @Test func aBoundedValueReportsATaskThatDoesNotEndAtItsLine() async throws {
+    let never = ControlledFunction<Int, Int>(answerTimeout: .seconds(60))
+    let stuck = Task { try? await never.function(1) }
+    let line = #line + 2  // the line `#expect` starts on
+    await withKnownIssue {
+      await #expect(throws: TaskTimeoutError.self) {
+        _ = try await stuck.value(timeout: .milliseconds(20))
+      }
+    } matching: { issue in
+      issue.sourceLocation?.line == line && issue.description.contains("did not end within")
+    }
+    stuck.cancel()
+    _ = try await stuck.value(timeout: .seconds(5))
+  }
+
+  @Test func aBoundedValueWaitIsCancellable() async throws {
+    let never = ControlledFunction<Int, Int>(answerTimeout: .seconds(60))
+    let stuck = Task { try? await never.function(1) }
+    let waiting = Task { try await stuck.value(timeout: .seconds(600)) }
+    waiting.cancel()
+    await #expect(throws: CancellationError.self) { try await waiting.value }
+    stuck.cancel()
+    _ = try await stuck.value(timeout: .seconds(5))
+  }
+}

@@ -1,0 +1,102 @@
+extension Task where Failure == Never {
+  /// The task's value, waited for at most `timeout`: `await task.value` with a failure bound.
+  ///
+  /// Use it wherever a test awaits a task it holds (a tap spawned as `Task { await
+  /// model.tap() }`), so that a regression that leaves the task waiting fails the test within
+  /// seconds, at this line, instead of holding it until its time limit or forever.
+  ///
+  /// - Parameters:
+  ///   - timeout: Bounds a failure only; the value returns as soon as the task ends.
+  ///   - fileID: The file an issue is reported in; the caller's by default.
+  ///   - filePath: The full path of that file.
+  ///   - line: The line an issue is reported at.
+  ///   - column: The column an issue is reported at.
+  ///   - isolation: The caller's isolation, kept across the wait.
+  /// - Returns: The task's value.
+  /// - Throws: ``TaskTimeoutError`` after reporting it at the caller's line, or
+  ///   `CancellationError` if the waiting task is cancelled. The awaited task is not
+  ///   cancelled either way.
+  public func value(
+    timeout: Duration,
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column,
+    isolation: isolated (any Actor)? = #isolation
+  ) async throws -> Success {
+    try await boundedResult(
+      of: self, timeout: timeout,
+      at: CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
+    ).get()
+  }
+}
+
+extension Task where Failure == any Error {
+  /// The task's value, waited for at most `timeout`: `try await task.value` with a failure
+  /// bound.
+  ///
+  /// - Parameters:
+  ///   - timeout: Bounds a failure only; the value returns as soon as the task ends.
+  ///   - fileID: The file an issue is reported in; the caller's by default.
+  ///   - filePath: The full path of that file.
+  ///   - line: The line an issue is reported at.
+  ///   - column: The column an issue is reported at.
+  ///   - isolation: The caller's isolation, kept across the wait.
+  /// - Returns: The task's value.
+  /// - Throws: What the task threw; ``TaskTimeoutError`` after reporting it at the caller's
+  ///   line; or `CancellationError` if the waiting task is cancelled.
+  public func value(
+    timeout: Duration,
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column,
+    isolation: isolated (any Actor)? = #isolation
+  ) async throws -> Success {
+    try await boundedResult(
+      of: self, timeout: timeout,
+      at: CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
+    ).get()
+  }
+}
+
+/// Thrown by `Task.value(timeout:)` when the task has not ended in time.
+public struct TaskTimeoutError: Error, CustomStringConvertible {
+  /// How long the wait lasted.
+  public let timeout: Duration
+
+  /// Creates the error.
+  public init(timeout: Duration) {
+    self.timeout = timeout
+  }
+
+  public var description: String {
+    """
+    The awaited task did not end within \(timeout). It may be waiting for an answer, a held \
+    task or a signal that the test has not given.
+    """
+  }
+}
+
+/// The task's result, or a report and a throw at `timeout`.
+///
+/// A task offers no way to be told when it ends other than awaiting it, so a small watcher
+/// task awaits it and resumes this wait; the wait itself keeps the caller's isolation and
+/// its bound is the shared deadline timer, not a timer task.
+private func boundedResult<Success: Sendable, Failure: Error>(
+  of task: Task<Success, Failure>, timeout: Duration, at site: CallSite,
+  isolation: isolated (any Actor)? = #isolation
+) async throws -> Result<Success, Failure> {
+  let ended = Waiter<Result<Success, Failure>>()
+  Task<Void, Never>.detached { ended.resume(.value(await task.result)) }
+  switch await ended.wait(timeout: timeout) {
+  case .value(let result):
+    return result
+  case .cancelled:
+    throw CancellationError()
+  case .timedOut:
+    let error = TaskTimeoutError(timeout: timeout)
+    site.report(error.description)
+    throw error
+  }
+}
