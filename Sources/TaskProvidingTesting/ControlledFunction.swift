@@ -145,7 +145,7 @@ public final class ControlledFunction<Input: Sendable, Output: Sendable>: Sendab
     }
     let call = Call(
       name: name, index: index, input: input, cancellation: cancellationResponse,
-      answerTimeout: answerTimeout)
+      answerTimeout: answerTimeout, scope: TestScope.current)
     return try await withTaskCancellationHandler {
       try await withCheckedThrowingContinuation { continuation in
         call.start(continuation)
@@ -192,16 +192,19 @@ extension ControlledFunction {
     private let state = Mutex(State())
     private let cancellationResponse: CancellationResponse
     private let answerTimeout: Duration
+    /// The test scope the call was made in, which ends it if the test ends first.
+    private let scope: TestScope?
 
     init(
       name: String, index: Int, input: Input, cancellation: CancellationResponse,
-      answerTimeout: Duration
+      answerTimeout: Duration, scope: TestScope?
     ) {
       self.name = name
       self.index = index
       self.input = input
       self.cancellationResponse = cancellation
       self.answerTimeout = answerTimeout
+      self.scope = scope
     }
 
     /// Whether the caller's task was cancelled while this call was open.
@@ -233,6 +236,12 @@ extension ControlledFunction {
         guard let self else { return }
         resume(with: .failure(UnansweredCallError(call: description, timeout: timeout)))
       }
+      // Registered before it can end, so `closed` always follows `opened`.
+      scope?.opened(
+        ObjectIdentifier(self),
+        TestScope.OpenCall(
+          describe: { [weak self] in self?.description ?? "a call" },
+          end: { [weak self] in self?.resume(with: .failure(CancellationError())) }))
       let cancelNow = state.withLock { state -> Bool in
         state.continuation = continuation
         state.deadline = deadline
@@ -261,6 +270,7 @@ extension ControlledFunction {
       }
       guard let (continuation, deadline) = ended else { return false }
       if let deadline { Deadlines.shared.cancel(deadline) }
+      scope?.closed(ObjectIdentifier(self))
       continuation.resume(with: outcome)
       return true
     }

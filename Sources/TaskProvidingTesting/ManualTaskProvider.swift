@@ -199,7 +199,7 @@ public final class ManualTaskProvider: TaskProvider {
   ///
   /// Read outside such a scope, it reports an issue and returns a new provider.
   public static var current: ManualTaskProvider {
-    ScopedProvider.current(ManualTaskProvider.self, trait: ".manualTaskProvider") {
+    TestScope.provider(ManualTaskProvider.self, trait: ".manualTaskProvider") {
       ManualTaskProvider()
     }
   }

@@ -1,4 +1,5 @@
 import IssueReporting
+import Synchronization
 import TaskProviding
 import Testing
 
@@ -37,17 +38,32 @@ struct CallSite: Sendable {
   }
 }
 
-/// The provider a scope installed, read by `RecordingTaskProvider.current` and
-/// `ManualTaskProvider.current`. A task local, so tests running in parallel never see each
-/// other's provider.
-enum ScopedProvider {
-  @TaskLocal static var current: (any TaskProvider)?
+/// What one test's scope holds: its provider, read by `RecordingTaskProvider.current` and
+/// `ManualTaskProvider.current`, and the controlled calls made inside it that are still open.
+/// A task local, so tests running in parallel never see each other's; tasks spawned in the
+/// test inherit it, which is how a call made by the model's task finds its test.
+final class TestScope: Sendable {
+  @TaskLocal static var current: TestScope?
+
+  let provider: any TaskProvider
+  private let openCalls = Mutex<[ObjectIdentifier: OpenCall]>([:])
+
+  /// A controlled call that has not ended, and how to end it.
+  struct OpenCall: Sendable {
+    /// Computed only if the test ends with the call open: most calls are answered.
+    let describe: @Sendable () -> String
+    let end: @Sendable () -> Void
+  }
+
+  init(provider: any TaskProvider) {
+    self.provider = provider
+  }
 
   /// The scoped provider of type `P`, or a fresh one and an issue saying why.
-  static func current<P: TaskProvider>(
+  static func provider<P: TaskProvider>(
     _ type: P.Type, trait: String, fallback: () -> P
   ) -> P {
-    if let provider = current as? P { return provider }
+    if let provider = current?.provider as? P { return provider }
     reportIssue(
       """
       \(P.self).current was read outside a scope that installs one. Add the trait \
@@ -55,16 +71,36 @@ enum ScopedProvider {
       """)
     return fallback()
   }
+
+  func opened(_ key: ObjectIdentifier, _ call: OpenCall) {
+    openCalls.withLock { $0[key] = call }
+  }
+
+  func closed(_ key: ObjectIdentifier) {
+    _ = openCalls.withLock { $0.removeValue(forKey: key) }
+  }
+
+  /// Ends every call still open, so the tasks awaiting them can finish; returns what they
+  /// were.
+  func endOpenCalls() -> [String] {
+    let open = openCalls.withLock { calls in
+      defer { calls = [:] }
+      return Array(calls.values)
+    }
+    for call in open { call.end() }
+    return open.map { $0.describe() }.sorted()
+  }
 }
 
 /// Runs a test body with a provider installed, then checks for leaks: the shared logic of
 /// the Swift Testing traits and `withRecordingTaskProvider`/`withManualTaskProvider`.
 enum ProviderScope {
   /// Installs `provider` as `@Dependency(\.taskProvider)` (with the `SwiftDependencies`
-  /// trait) and as the scoped provider, runs `body`, then gives pending tasks `timeout` to
-  /// finish. Tasks left after that, and not already reported by a failed wait, are reported
-  /// at `site`; then every pending task is cancelled and `release` lets held ones run, so
-  /// nothing outlives the test.
+  /// trait) and as the scoped provider, and runs `body`. Then: controlled calls made inside
+  /// and still unanswered are ended (and reported, if the body succeeded), pending tasks get
+  /// `timeout` to finish, and tasks left after that, not already reported by a failed wait,
+  /// are reported at `site`; every pending task is cancelled and `release` lets held ones
+  /// run, so nothing outlives the test.
   static func run<R>(
     _ provider: some TaskProvider,
     ledger: TaskLedger,
@@ -74,8 +110,16 @@ enum ProviderScope {
     isolation: isolated (any Actor)? = #isolation,
     _ body: () async throws -> R
   ) async rethrows -> R {
+    let scope = TestScope(provider: provider)
     // Isolated like its caller: a nonisolated local function would hop to the pool and back.
-    func settle(isolation: isolated (any Actor)? = #isolation) async {
+    func settle(bodySucceeded: Bool, isolation: isolated (any Actor)? = #isolation) async {
+      let open = scope.endOpenCalls()
+      if bodySucceeded, !open.isEmpty {
+        site.report(
+          (["The test ended with \(open.count) unanswered controlled calls:"]
+            + open.map { "  \($0)" } + ["They have been ended with CancellationError."])
+            .joined(separator: "\n"))
+      }
       _ = await ledger.wait(for: .idle, timeout: timeout)
       let leaked = ledger.takeLeaks()
       release()
@@ -87,7 +131,7 @@ enum ProviderScope {
     do {
       // The closure names `isolation`, which makes it isolated to the caller's actor; one
       // that does not would run on the pool, a hop there and back per scope.
-      let result = try await ScopedProvider.$current.withValue(provider) {
+      let result = try await TestScope.$current.withValue(scope) {
         _ = isolation
         #if SwiftDependencies
           // The values are prepared synchronously and installed through their task local:
@@ -106,10 +150,10 @@ enum ProviderScope {
           return try await body()
         #endif
       }
-      await settle()
+      await settle(bodySucceeded: true)
       return result
     } catch {
-      await settle()
+      await settle(bodySucceeded: false)
       throw error
     }
   }

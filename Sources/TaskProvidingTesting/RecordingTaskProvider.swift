@@ -157,7 +157,7 @@ public final class RecordingTaskProvider: TaskProvider {
   ///
   /// Read outside such a scope, it reports an issue and returns a new provider.
   public static var current: RecordingTaskProvider {
-    ScopedProvider.current(RecordingTaskProvider.self, trait: ".recordingTaskProvider") {
+    TestScope.provider(RecordingTaskProvider.self, trait: ".recordingTaskProvider") {
       RecordingTaskProvider()
     }
   }

@@ -17,12 +17,12 @@ import Testing
     let facts = ControlledNumberFactClient()
     try await withRecordingTaskProvider { provider in
       let model = makeFeature(count: -12, kind: .year, client: facts.client, provider: provider)
-      async let tap: Void = model.getFactButtonTapped()
+      let tap = Task { await model.getFactButtonTapped() }
       let request = try await facts.nextRequest()
       #expect(request.number == -12)
       #expect(request.kind == .year)
       request.answer("12 BC was a year.")
-      await tap
+      try await tap.value(timeout: .seconds(5))
       #expect(model.fact == liveFact(-12, "12 BC was a year.", kind: .year))
     }
   }
@@ -31,11 +31,11 @@ import Testing
     let facts = ControlledNumberFactClient()
     try await withRecordingTaskProvider { provider in
       let model = makeFeature(client: facts.client, provider: provider)
-      async let tap: Void = model.getFactButtonTapped()
+      let tap = Task { await model.getFactButtonTapped() }
       let request = try await facts.nextRequest()
       model.decrementButtonTapped()
       try #require(request.observedCancellation)
-      await tap
+      try await tap.value(timeout: .seconds(5))
       #expect(model.state == State(count: -1))
     }
   }
@@ -60,17 +60,18 @@ import Testing
     let facts = ControlledNumberFactClient()
     try await withRecordingTaskProvider { provider in
       let model = makeFeature(client: facts.client, provider: provider)
-      async let firstTap: Void = model.getFactButtonTapped()
+      let firstTap = Task { await model.getFactButtonTapped() }
       let first = try await facts.nextRequest()
-      async let secondTap: Void = model.getFactButtonTapped()
+      let secondTap = Task { await model.getFactButtonTapped() }
       let second = try await facts.nextRequest()
-      await firstTap  // the first ended (it threw CancellationError when superseded)
+      // The first ended: it threw CancellationError when superseded.
+      try await firstTap.value(timeout: .seconds(5))
       #expect(first.isEnded)
       #expect(model.isLoading)
       model.cancelButtonTapped()  // must still reach the second request
-      // `#require`, so a regression fails here instead of hanging on the tap below.
+      // `#require`, so a regression fails here at once instead of at the tap's bound below.
       try #require(second.observedCancellation)
-      await secondTap
+      try await secondTap.value(timeout: .seconds(5))
       #expect(model.state == State())
     }
   }

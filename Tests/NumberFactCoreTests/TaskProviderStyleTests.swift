@@ -49,13 +49,13 @@ import Testing
     let provider = ManualTaskProvider()
     let model = makeFeature(count: 2, client: .offline, provider: provider)
 
-    async let tap: Void = model.getFactButtonTapped()
+    let tap = Task { await model.getFactButtonTapped() }
     try await provider.waitForHeldTasks()  // the request task is spawned, not yet run
     #expect(model.state == State(count: 2, isLoading: true))
 
     await provider.runNext()
     #expect(try await model.state == State(count: 2, fact: offlineFact(2, .trivia)))
-    await tap
+    try await tap.value(timeout: .seconds(5))
   }
   // end sample
 
@@ -63,31 +63,31 @@ import Testing
     let provider = ManualTaskProvider()
     let model = makeFeature(client: .offline, provider: provider)
 
-    async let tap: Void = model.getFactButtonTapped()
+    let tap = Task { await model.getFactButtonTapped() }
     try await provider.waitForHeldTasks()
     model.cancelButtonTapped()
     #expect(model.state == State())
     await provider.runNext()  // runs cancelled; the offline client answers anyway
     #expect(provider.records[0].isCancelled)
     #expect(model.state == State())
-    await tap
+    try await tap.value(timeout: .seconds(5))
   }
 
   @Test func backToBackHeldRequestsRunInOrder() async throws {
     let provider = ManualTaskProvider()
     let model = makeFeature(client: .offline, provider: provider)
 
-    async let firstTap: Void = model.getFactButtonTapped()
+    let firstTap = Task { await model.getFactButtonTapped() }
     try await provider.waitForHeldTasks(1)
     model.incrementButtonTapped()
-    async let secondTap: Void = model.getFactButtonTapped()
+    let secondTap = Task { await model.getFactButtonTapped() }
     try await provider.waitForHeldTasks(2)
 
     await provider.runNext()  // the superseded one: answers, writes nothing
     #expect(model.state == State(count: 1, isLoading: true))
     await provider.runNext()
     #expect(try await model.state == State(count: 1, fact: offlineFact(1, .trivia)))
-    await firstTap
-    await secondTap
+    try await firstTap.value(timeout: .seconds(5))
+    try await secondTap.value(timeout: .seconds(5))
   }
 }

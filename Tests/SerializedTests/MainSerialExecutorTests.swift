@@ -26,10 +26,10 @@ extension ProcessWideHookTests {
           let second = try await facts.nextRequest()
 
           first.answer("stale")
-          await firstTap.value
+          try await firstTap.value(timeout: .seconds(5))
           #expect(model.state == State(isLoading: true))
           second.answer("fresh")
-          await secondTap.value
+          try await secondTap.value(timeout: .seconds(5))
           #expect(model.state == State(fact: liveFact(0, "fresh")))
         }
       }
@@ -46,7 +46,7 @@ extension ProcessWideHookTests {
           for _ in taps { requests.append(try await facts.nextRequest()) }
           #expect(requests.map(\.observedCancellation) == [true, true, false])
           requests[2].answer("last")
-          for tap in taps { await tap.value }
+          for tap in taps { try await tap.value(timeout: .seconds(5)) }
           #expect(model.state == State(fact: liveFact(0, "last")))
         }
       }
@@ -59,7 +59,7 @@ extension ProcessWideHookTests {
           let tap = Task { await model.getFactButtonTapped() }
           let request = try await facts.nextRequest()
           model.cancelButtonTapped()
-          await tap.value
+          try await tap.value(timeout: .seconds(5))
           #expect(request.observedCancellation)
           #expect(model.state == State())
         }
