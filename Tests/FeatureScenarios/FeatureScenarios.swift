@@ -71,18 +71,18 @@ enum FeatureScenario: String, CaseIterable, CustomTestStringConvertible {
     try await withRecordingTaskProvider { provider in
       let model = makeFeature(client: facts.client, provider: provider)
 
-      let first = Task { await model.getFactButtonTapped() }
+      let first = provider.task { await model.getFactButtonTapped() }
       try await facts.nextRequest().answer("0 is nothing.")
-      try await first.value(timeout: .seconds(5))
+      try await provider.waitFor(first)
       try #require(model.fact?.text == "0 is nothing.")
 
-      let second = Task { await model.getFactButtonTapped() }
+      let second = provider.task { await model.getFactButtonTapped() }
       let request = try await facts.nextRequest()  // the model is waiting for the answer
       try #require(model.fact == nil)
       try #require(model.isLoading)
 
       request.answer("0 is the additive identity.")
-      try await second.value(timeout: .seconds(5))
+      try await provider.waitFor(second)
       try #require(
         model.state == State(fact: liveFact(0, "0 is the additive identity.")))
     }
@@ -96,24 +96,24 @@ enum FeatureScenario: String, CaseIterable, CustomTestStringConvertible {
       let model = makeFeature(client: facts.client, provider: provider)
       try #require(!model.isLoading)
 
-      let tap = Task { await model.getFactButtonTapped() }
+      let tap = provider.task { await model.getFactButtonTapped() }
       let request = try await facts.nextRequest()
       try #require(model.isLoading)
 
       switch ending {
       case .answer:
         request.answer("0 is nothing.")
-        try await tap.value(timeout: .seconds(5))
+        try await provider.waitFor(tap)
         try #require(model.state == State(fact: liveFact(0, "0 is nothing.")))
       case .failure:
         request.fail(NumberFactError.httpStatus(503))
-        try await tap.value(timeout: .seconds(5))
+        try await provider.waitFor(tap)
         try #require(
           model.state == State(errorMessage: NumberFactError.httpStatus(503).description))
       case .cancel:
         model.cancelButtonTapped()
         try #require(!model.isLoading)
-        try await tap.value(timeout: .seconds(5))
+        try await provider.waitFor(tap)
         try #require(request.observedCancellation)
         try #require(model.state == State())
       }
@@ -129,24 +129,24 @@ enum FeatureScenario: String, CaseIterable, CustomTestStringConvertible {
     try await withRecordingTaskProvider { provider in
       let model = makeFeature(client: facts.client, provider: provider)
 
-      let firstTap = Task { await model.getFactButtonTapped() }
+      let firstTap = provider.task { await model.getFactButtonTapped() }
       let first = try await facts.nextRequest()
-      let secondTap = Task { await model.getFactButtonTapped() }
+      let secondTap = provider.task { await model.getFactButtonTapped() }
       let second = try await facts.nextRequest()
       try #require(first.observedCancellation)  // superseded, and told so
       try #require(!second.observedCancellation)
 
       if staleFirst {
         try end(first, with: stale)
-        try await firstTap.value(timeout: .seconds(5))  // returns once the stale request has ended
+        try await provider.waitFor(firstTap)  // returns once the stale request has ended
         try #require(model.state == State(isLoading: true))  // still waiting for the second
         second.answer("fresh")
-        try await secondTap.value(timeout: .seconds(5))
+        try await provider.waitFor(secondTap)
       } else {
         second.answer("fresh")
-        try await secondTap.value(timeout: .seconds(5))
+        try await provider.waitFor(secondTap)
         try end(first, with: stale)
-        try await firstTap.value(timeout: .seconds(5))
+        try await provider.waitFor(firstTap)
       }
       try #require(model.state == State(fact: liveFact(0, "fresh")))
     }
@@ -168,14 +168,14 @@ enum FeatureScenario: String, CaseIterable, CustomTestStringConvertible {
     try await withRecordingTaskProvider { provider in
       let model = makeFeature(client: facts.client, provider: provider)
 
-      let tap = Task { await model.getFactButtonTapped() }
+      let tap = provider.task { await model.getFactButtonTapped() }
       let request = try await facts.nextRequest()
       model.incrementButtonTapped()
       try #require(request.observedCancellation)
       try #require(model.state == State(count: 1))
 
       try #require(request.answer("0 is a stale answer."))  // delivered, late
-      try await tap.value(timeout: .seconds(5))
+      try await provider.waitFor(tap)
       try #require(model.state == State(count: 1))
     }
   }
@@ -187,12 +187,12 @@ enum FeatureScenario: String, CaseIterable, CustomTestStringConvertible {
     try await withRecordingTaskProvider { provider in
       let model = makeFeature(count: 7, client: facts.client, provider: provider)
 
-      let tap = Task { await model.getFactButtonTapped() }
+      let tap = provider.task { await model.getFactButtonTapped() }
       let request = try await facts.nextRequest()
       model.cancelButtonTapped()
       try #require(request.observedCancellation)
       try #require(request.isEnded)  // the client threw CancellationError at once
-      try await tap.value(timeout: .seconds(5))
+      try await provider.waitFor(tap)
       try #require(model.state == State(count: 7))  // no fact, no error, not loading
     }
   }
@@ -203,19 +203,19 @@ enum FeatureScenario: String, CaseIterable, CustomTestStringConvertible {
     try await withRecordingTaskProvider { provider in
       let model = makeFeature(count: 3, client: facts.client, provider: provider)
 
-      let tap = Task { await model.getFactButtonTapped() }
+      let tap = provider.task { await model.getFactButtonTapped() }
       let request = try await facts.nextRequest()
       try #require(request.kind == .trivia)
       model.nextKindButtonTapped()
       try #require(request.observedCancellation)
       try #require(model.state == State(count: 3, kind: .math))
-      try await tap.value(timeout: .seconds(5))
+      try await provider.waitFor(tap)
 
-      let again = Task { await model.getFactButtonTapped() }
+      let again = provider.task { await model.getFactButtonTapped() }
       let next = try await facts.nextRequest()
       try #require(next.kind == .math && next.number == 3)
       next.answer("3 is prime.")
-      try await again.value(timeout: .seconds(5))
+      try await provider.waitFor(again)
       try #require(
         model.state
           == State(count: 3, kind: .math, fact: liveFact(3, "3 is prime.", kind: .math)))
