@@ -157,20 +157,6 @@ let package = Package(
       ],
       path: "Tests/FeatureScenarios"
     ),
-    // Every test that uses a process-wide runtime hook (`withSerialScheduler`,
-    // `withMainSerialExecutor`), under one serialized parent suite.
-    .testTarget(
-      name: "SerializedTests",
-      dependencies: [
-        "FeatureScenarios",
-        "NumberFactCore",
-        "NumberFactTesting",
-        "TaskProviding",
-        "TaskProvidingTesting",
-        .product(name: "ConcurrencyExtras", package: "swift-concurrency-extras"),
-        .product(name: "IssueReportingTestSupport", package: "xctest-dynamic-overlay"),
-      ]
-    ),
     .testTarget(
       name: "NumberFactCoreTests",
       dependencies: [

@@ -53,6 +53,22 @@ public final class ControlledNumberFactClient: Sendable {
       "fact request", cancellation: cancellation, answerTimeout: answerTimeout)
   }
 
+  /// Creates a client that an exploration answers on its own, with `answers(query)` or one of
+  /// `failures`, in whichever order each schedule says.
+  ///
+  /// - Parameters:
+  ///   - cancellation: What a request does when its caller is cancelled.
+  ///   - answers: The fact to answer a request with.
+  ///   - failures: Errors an exploration may throw instead of answering.
+  public init(
+    cancellation: CancellationResponse = .throwCancellationError,
+    answers: @escaping @Sendable (FactQuery) -> NumberFact,
+    failures: [any Error] = []
+  ) {
+    fact = ControlledFunction(
+      "fact request", cancellation: cancellation, answers: answers, failures: failures)
+  }
+
   /// The client to install as `@Dependency(\.numberFact)`.
   public var client: NumberFactClient {
     let fact = fact.function

@@ -67,6 +67,10 @@ public final class ControlledFunction<Input: Sendable, Output: Sendable>: Sendab
   public let answerTimeout: Duration
   private let cancellationResponse: CancellationResponse
   private let state = Mutex(State())
+  /// How an exploration answers a call, if it may.
+  private let answers: (@Sendable (Input) -> Output)?
+  /// The failures an exploration may give a call instead of an answer.
+  private let failures: [any Error]
 
   /// Creates a function whose calls wait for the test.
   ///
@@ -84,6 +88,36 @@ public final class ControlledFunction<Input: Sendable, Output: Sendable>: Sendab
     self.name = name
     self.cancellationResponse = cancellation
     self.answerTimeout = answerTimeout
+    self.answers = nil
+    self.failures = []
+  }
+
+  /// Creates a function that an exploration
+  /// (``explore(_:replay:fileID:filePath:line:column:_:)``) completes on its own: each open
+  /// call is a choice the strategy makes, answered with `answers(input)` or failed with one
+  /// of `failures`, in whichever order the schedule says.
+  ///
+  /// Outside an exploration it behaves as the other initializer's function: the test takes
+  /// the calls with `nextCall()`.
+  ///
+  /// - Parameters:
+  ///   - name: What the calls are, for messages and schedules ("fact request").
+  ///   - cancellation: What a call does when its caller is cancelled.
+  ///   - answerTimeout: Bounds a failure only, as for the other initializer.
+  ///   - answers: The answer to a call with a given input.
+  ///   - failures: Errors an exploration may throw to a caller instead of answering.
+  public init(
+    _ name: String = "call",
+    cancellation: CancellationResponse = .throwCancellationError,
+    answerTimeout: Duration = .seconds(5),
+    answers: @escaping @Sendable (Input) -> Output,
+    failures: [any Error] = []
+  ) {
+    self.name = name
+    self.cancellationResponse = cancellation
+    self.answerTimeout = answerTimeout
+    self.answers = answers
+    self.failures = failures
   }
 
   /// The function to inject in place of the real dependency.
@@ -145,7 +179,8 @@ public final class ControlledFunction<Input: Sendable, Output: Sendable>: Sendab
     }
     let call = Call(
       name: name, index: index, input: input, cancellation: cancellationResponse,
-      answerTimeout: answerTimeout, scope: TestScope.current)
+      answerTimeout: answerTimeout, scope: TestScope.current, answers: answers,
+      failures: failures)
     return try await withTaskCancellationHandler {
       try await withCheckedThrowingContinuation { continuation in
         call.start(continuation)
@@ -194,10 +229,13 @@ extension ControlledFunction {
     private let answerTimeout: Duration
     /// The test scope the call was made in, which ends it if the test ends first.
     private let scope: TestScope?
+    private let answers: (@Sendable (Input) -> Output)?
+    private let failures: [any Error]
 
     init(
       name: String, index: Int, input: Input, cancellation: CancellationResponse,
-      answerTimeout: Duration, scope: TestScope?
+      answerTimeout: Duration, scope: TestScope?, answers: (@Sendable (Input) -> Output)?,
+      failures: [any Error]
     ) {
       self.name = name
       self.index = index
@@ -205,6 +243,22 @@ extension ControlledFunction {
       self.cancellationResponse = cancellation
       self.answerTimeout = answerTimeout
       self.scope = scope
+      self.answers = answers
+      self.failures = failures
+    }
+
+    /// What an exploration may do with this call.
+    private var outcomes: [(label: String, apply: @Sendable () -> Void)] {
+      guard let answers else { return [] }
+      let input = input
+      var outcomes: [(label: String, apply: @Sendable () -> Void)] = [
+        ("answer \(description)", { [weak self] in self?.answer(answers(input)) })
+      ]
+      for error in failures {
+        outcomes.append(
+          ("fail \(description) with \(error)", { [weak self] in self?.fail(error) }))
+      }
+      return outcomes
     }
 
     /// Whether the caller's task was cancelled while this call was open.
@@ -241,7 +295,8 @@ extension ControlledFunction {
         ObjectIdentifier(self),
         TestScope.OpenCall(
           describe: { [weak self] in self?.description ?? "a call" },
-          end: { [weak self] in self?.resume(with: .failure(CancellationError())) }))
+          end: { [weak self] in self?.resume(with: .failure(CancellationError())) },
+          outcomes: outcomes))
       let cancelNow = state.withLock { state -> Bool in
         state.continuation = continuation
         state.deadline = deadline

@@ -57,6 +57,9 @@ public final class ManualTaskProvider: TaskProvider {
   /// How many tasks have not finished: held plus running.
   public var pendingCount: Int { ledger.pendingCount }
 
+  /// The records of the tasks that have not finished (held or running), in spawn order.
+  public var pendingRecords: [TaskRecord] { ledger.pendingRecords }
+
   /// How many tasks are held, waiting to be released.
   public var heldCount: Int { gates.withLock { $0.held.count - $0.next } }
 
@@ -272,11 +275,32 @@ public final class ManualTaskProvider: TaskProvider {
     while releaseNext() != nil {}
   }
 
-  private func releaseNext() -> Int? {
+  /// The indices of the tasks still held, oldest first.
+  var heldIndices: [Int] {
+    gates.withLock { Array($0.held[$0.next...]) }
+  }
+
+  /// Releases the held task with this index, whatever its place: how an exploration starts
+  /// the task its strategy chose.
+  @discardableResult
+  func release(_ index: Int) -> Bool {
+    releaseNext(choosing: index) != nil
+  }
+
+  private func releaseNext(choosing chosen: Int? = nil) -> Int? {
     let released = gates.withLock { gates -> (Int, CheckedContinuation<Void, Never>?)? in
       guard gates.next < gates.held.count else { return nil }
-      let index = gates.held[gates.next]
-      gates.next += 1
+      let index: Int
+      if let chosen {
+        guard let position = gates.held[gates.next...].firstIndex(of: chosen) else {
+          return nil
+        }
+        gates.held.remove(at: position)
+        index = chosen
+      } else {
+        index = gates.held[gates.next]
+        gates.next += 1
+      }
       if gates.next > 1024, gates.next * 2 > gates.held.count {
         gates.held.removeFirst(gates.next)
         gates.next = 0

@@ -46,13 +46,18 @@ final class TestScope: Sendable {
   @TaskLocal static var current: TestScope?
 
   let provider: any TaskProvider
-  private let openCalls = Mutex<[ObjectIdentifier: OpenCall]>([:])
+  private let openCalls = Mutex<(next: Int, calls: [ObjectIdentifier: OpenCall])>((0, [:]))
 
   /// A controlled call that has not ended, and how to end it.
   struct OpenCall: Sendable {
     /// Computed only if the test ends with the call open: most calls are answered.
     let describe: @Sendable () -> String
     let end: @Sendable () -> Void
+    /// How an exploration may complete it: answer it, or fail it with each allowed error.
+    /// Empty for a function that gives no answers of its own.
+    var outcomes: [(label: String, apply: @Sendable () -> Void)] = []
+    /// Order of opening, so explorations list open calls the same way every run.
+    var sequence = 0
   }
 
   init(provider: any TaskProvider) {
@@ -73,19 +78,29 @@ final class TestScope: Sendable {
   }
 
   func opened(_ key: ObjectIdentifier, _ call: OpenCall) {
-    openCalls.withLock { $0[key] = call }
+    openCalls.withLock { state in
+      var call = call
+      call.sequence = state.next
+      state.next += 1
+      state.calls[key] = call
+    }
   }
 
   func closed(_ key: ObjectIdentifier) {
-    _ = openCalls.withLock { $0.removeValue(forKey: key) }
+    _ = openCalls.withLock { $0.calls.removeValue(forKey: key) }
+  }
+
+  /// The calls still open, in the order they were made.
+  var open: [OpenCall] {
+    openCalls.withLock { $0.calls.values.sorted { $0.sequence < $1.sequence } }
   }
 
   /// Ends every call still open, so the tasks awaiting them can finish; returns what they
   /// were.
   func endOpenCalls() -> [String] {
-    let open = openCalls.withLock { calls in
-      defer { calls = [:] }
-      return Array(calls.values)
+    let open = openCalls.withLock { state in
+      defer { state.calls = [:] }
+      return Array(state.calls.values)
     }
     for call in open { call.end() }
     return open.map { $0.describe() }.sorted()

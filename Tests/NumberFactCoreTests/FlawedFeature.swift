@@ -1,0 +1,114 @@
+import NumberFactCore
+import Observation
+import TaskProviding
+import Testing
+
+/// What an exploration needs of a feature model, so the same scenarios run against the real
+/// one and against deliberately flawed copies.
+@MainActor protocol ExplorableFeature: AnyObject {
+  var count: Int { get }
+  var kind: FactKind { get }
+  var fact: NumberFact? { get }
+  var isLoading: Bool { get }
+  func getFactButtonTapped() async
+  func incrementButtonTapped()
+  func cancelButtonTapped()
+  func nextKindButtonTapped()
+}
+
+extension NumberFactFeature: ExplorableFeature {}
+
+/// A copy of `NumberFactFeature`'s request logic with one known flaw switched on: what the
+/// explorer must catch without being told the ordering that shows it.
+@MainActor @Observable
+final class FlawedFeature: ExplorableFeature {
+  enum Flaw: String, CaseIterable, CustomTestStringConvertible {
+    /// Point-Free's: a request that ignored its cancellation still writes its answer.
+    case staleAnswerWrites
+    /// Point-Free's: a superseded request clears `isLoading` for the one that replaced it.
+    case supersededRequestClearsLoading
+    /// Ours: changing the kind keeps the request for the old kind running.
+    case kindChangeKeepsTheRequest
+
+    var testDescription: String { rawValue }
+  }
+
+  private(set) var count: Int
+  private(set) var kind: FactKind
+  private(set) var fact: NumberFact?
+  private(set) var isLoading = false
+
+  @ObservationIgnored private let flaw: Flaw
+  @ObservationIgnored private let numberFact: NumberFactClient
+  @ObservationIgnored private let taskProvider: any TaskProvider
+  @ObservationIgnored private var request: (id: UInt64, task: Task<Void, Never>)?
+  @ObservationIgnored private var lastRequestID: UInt64 = 0
+
+  init(
+    flaw: Flaw, count: Int = 0, kind: FactKind = .trivia, numberFact: NumberFactClient,
+    taskProvider: any TaskProvider
+  ) {
+    self.flaw = flaw
+    self.count = count
+    self.kind = kind
+    self.numberFact = numberFact
+    self.taskProvider = taskProvider
+  }
+
+  func incrementButtonTapped() {
+    let (next, overflow) = count.addingReportingOverflow(1)
+    guard !overflow else { return }
+    cancelRequest()
+    count = next
+    fact = nil
+  }
+
+  func getFactButtonTapped() async {
+    cancelRequest()
+    lastRequestID += 1
+    let id = lastRequestID
+    let (number, kind) = (count, kind)
+    isLoading = true
+    fact = nil
+    let task = taskProvider.task(name: "fact \(number) \(kind)") {
+      let outcome: Result<NumberFact, any Error>
+      do {
+        outcome = .success(try await self.numberFact.fact(number, kind))
+      } catch {
+        outcome = .failure(error)
+      }
+      self.finishRequest(id, outcome)
+    }
+    request = (id, task)
+    await withTaskCancellationHandler {
+      await task.value
+    } onCancel: {
+      task.cancel()
+    }
+  }
+
+  func cancelButtonTapped() {
+    cancelRequest()
+  }
+
+  func nextKindButtonTapped() {
+    if flaw != .kindChangeKeepsTheRequest { cancelRequest() }
+    kind = kind.next
+    fact = nil
+  }
+
+  private func cancelRequest() {
+    guard let request else { return }
+    self.request = nil
+    request.task.cancel()
+    isLoading = false
+  }
+
+  private func finishRequest(_ id: UInt64, _ outcome: Result<NumberFact, any Error>) {
+    if flaw == .supersededRequestClearsLoading { isLoading = false }
+    guard flaw == .staleAnswerWrites || request?.id == id else { return }
+    request = nil
+    isLoading = false
+    if case .success(let value) = outcome { fact = value }
+  }
+}
