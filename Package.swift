@@ -105,6 +105,8 @@ let package = Package(
       name: "numberfact-bench",
       dependencies: [
         "numberfact",  // built alongside, for section 5 to drive
+        "ExplorationScenarios",
+        .product(name: "IssueReporting", package: "xctest-dynamic-overlay"),
         "NumberFactCore",
         "NumberFactTesting",
         "TaskProviding",
@@ -157,9 +159,22 @@ let package = Package(
       ],
       path: "Tests/FeatureScenarios"
     ),
+    // The feature's exploration scenarios and the flawed copies of its model, shared by
+    // ExplorationTests and the benchmark.
+    .target(
+      name: "ExplorationScenarios",
+      dependencies: [
+        "NumberFactCore",
+        "NumberFactTesting",
+        "TaskProviding",
+        "TaskProvidingTesting",
+      ],
+      path: "Tests/ExplorationScenarios"
+    ),
     .testTarget(
       name: "NumberFactCoreTests",
       dependencies: [
+        "ExplorationScenarios",
         "FeatureScenarios",
         "FactServerSupport",
         "NumberFactCore",

@@ -20,7 +20,7 @@ struct NumberFactBench: AsyncParsableCommand {
 
 /// A part of the report.
 enum Section: String, CaseIterable, ExpressibleByArgument {
-  case determinism, overhead, waiting, scale, app, suite
+  case determinism, overhead, waiting, scale, app, suite, exploration
 }
 
 /// The benchmark run.
@@ -49,8 +49,8 @@ struct Measure: AsyncParsableCommand {
   @Option(
     parsing: .upToNextOption,
     help: """
-      Run only these sections: determinism, overhead, waiting, scale, app, suite \
-      (default: all).
+      Run only these sections: determinism, overhead, waiting, scale, app, suite, \
+      exploration (default: all).
       """)
   var only: [Section] = []
 
@@ -93,6 +93,10 @@ struct Measure: AsyncParsableCommand {
     if runs(.scale) { (report.scaleBaseline, report.scale) = try await recordingScale(plan) }
     if runs(.app), plan.presses > 0 { report.app = try await appRuns(plan) }
     if runs(.suite), plan.suite { report.suite = try await suiteRuns(plan) }
+    if runs(.exploration) {
+      let seeds = plan.explorationSeeds
+      report.exploration = await MainActor.run { explorationFigures(seeds: seeds) }
+    }
 
     let markdown = report.markdown()
     print(markdown)

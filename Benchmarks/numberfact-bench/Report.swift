@@ -11,6 +11,8 @@ struct Plan: Sendable {
   var presses: Int
   var idle: Duration
   var suite: Bool
+  /// Seeds per strategy when counting schedules until a flaw is found.
+  var explorationSeeds = 9
 
   static let full = Plan(
     runs: 5, iterations: 10_000, overheadTasks: 100_000, sleep: .seconds(1),
@@ -18,7 +20,8 @@ struct Plan: Sendable {
 
   static let quick = Plan(
     runs: 2, iterations: 200, overheadTasks: 10_000, sleep: .milliseconds(200),
-    scaleSizes: [1_000, 10_000], presses: 50, idle: .seconds(1), suite: false)
+    scaleSizes: [1_000, 10_000], presses: 50, idle: .seconds(1), suite: false,
+    explorationSeeds: 3)
 
   var configuration: String {
     #if DEBUG
@@ -93,6 +96,7 @@ struct Report: Sendable {
   var scale: [ScaleRow] = []
   var app: [AppRun] = []
   var suite: [SuiteRun] = []
+  var exploration: ExplorationFigures?
 
   /// What must hold for the run to pass: correctness, not speed.
   func problems() -> [String] {
@@ -134,6 +138,7 @@ struct Report: Sendable {
     lines += scaleSection()
     lines += appSection()
     lines += suiteSection()
+    lines += explorationSection()
     return lines.joined(separator: "\n") + "\n"
   }
 
@@ -287,6 +292,36 @@ struct Report: Sendable {
       "",
       "CPU is read from `/proc/PID/stat` in clock ticks of 10 ms: 0.00 means no tick.",
     ]
+  }
+
+  private func explorationSection() -> [String] {
+    guard let exploration else { return [] }
+    var lines = [
+      "", "## 7. Schedule exploration", "",
+      "`explore(_:)` on the feature's four scenarios (ExplorationTests): every schedule of each, "
+        + "on the real model, then how soon each strategy finds each flawed copy. A schedule "
+        + "is one order of the person's actions, the held tasks' starts and the fact requests' "
+        + "answers or failures; jobs between those choices run in enqueue order.", "",
+      "| Scenario | Distinct schedules | Seconds (all of them) |", "|---|---:|---:|",
+    ]
+    for row in exploration.spaces {
+      lines.append(
+        "| \(row.scenario.rawValue) | \(row.schedules) | \(Summary.format(row.seconds, 3)) |")
+    }
+    lines += [
+      "", "Schedules per second: **\(Summary.format(exploration.schedulesPerSecond, 0))**.", "",
+      "Schedules run until the first failure (median of \(exploration.seeds) seeds for random "
+        + "and PCT, depth 3; exhaustive is depth first and the same every time):", "",
+      "| Flawed model | Scenario | Exhaustive | Random | PCT |", "|---|---|---:|---:|---:|",
+    ]
+    for row in exploration.flaws {
+      let random = Summary(row.random.map(Double.init)).formatted(0)
+      let pct = Summary(row.pct.map(Double.init)).formatted(0)
+      lines.append(
+        "| \(row.flaw.rawValue) | \(row.scenario.rawValue) | "
+          + "\(row.exhaustive.map(String.init) ?? "not found") | \(random) | \(pct) |")
+    }
+    return lines
   }
 
   private func suiteSection() -> [String] {

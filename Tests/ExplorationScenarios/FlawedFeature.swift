@@ -1,11 +1,10 @@
 import NumberFactCore
 import Observation
 import TaskProviding
-import Testing
 
 /// What an exploration needs of a feature model, so the same scenarios run against the real
 /// one and against deliberately flawed copies.
-@MainActor protocol ExplorableFeature: AnyObject {
+@MainActor public protocol ExplorableFeature: AnyObject {
   var count: Int { get }
   var kind: FactKind { get }
   var fact: NumberFact? { get }
@@ -21,22 +20,20 @@ extension NumberFactFeature: ExplorableFeature {}
 /// A copy of `NumberFactFeature`'s request logic with one known flaw switched on: what the
 /// explorer must catch without being told the ordering that shows it.
 @MainActor @Observable
-final class FlawedFeature: ExplorableFeature {
-  enum Flaw: String, CaseIterable, CustomTestStringConvertible {
+public final class FlawedFeature: ExplorableFeature {
+  public enum Flaw: String, CaseIterable, Sendable {
     /// Point-Free's: a request that ignored its cancellation still writes its answer.
     case staleAnswerWrites
     /// Point-Free's: a superseded request clears `isLoading` for the one that replaced it.
     case supersededRequestClearsLoading
     /// Ours: changing the kind keeps the request for the old kind running.
     case kindChangeKeepsTheRequest
-
-    var testDescription: String { rawValue }
   }
 
-  private(set) var count: Int
-  private(set) var kind: FactKind
-  private(set) var fact: NumberFact?
-  private(set) var isLoading = false
+  public private(set) var count: Int
+  public private(set) var kind: FactKind
+  public private(set) var fact: NumberFact?
+  public private(set) var isLoading = false
 
   @ObservationIgnored private let flaw: Flaw
   @ObservationIgnored private let numberFact: NumberFactClient
@@ -44,7 +41,7 @@ final class FlawedFeature: ExplorableFeature {
   @ObservationIgnored private var request: (id: UInt64, task: Task<Void, Never>)?
   @ObservationIgnored private var lastRequestID: UInt64 = 0
 
-  init(
+  public init(
     flaw: Flaw, count: Int = 0, kind: FactKind = .trivia, numberFact: NumberFactClient,
     taskProvider: any TaskProvider
   ) {
@@ -55,7 +52,7 @@ final class FlawedFeature: ExplorableFeature {
     self.taskProvider = taskProvider
   }
 
-  func incrementButtonTapped() {
+  public func incrementButtonTapped() {
     let (next, overflow) = count.addingReportingOverflow(1)
     guard !overflow else { return }
     cancelRequest()
@@ -63,7 +60,7 @@ final class FlawedFeature: ExplorableFeature {
     fact = nil
   }
 
-  func getFactButtonTapped() async {
+  public func getFactButtonTapped() async {
     cancelRequest()
     lastRequestID += 1
     let id = lastRequestID
@@ -87,11 +84,11 @@ final class FlawedFeature: ExplorableFeature {
     }
   }
 
-  func cancelButtonTapped() {
+  public func cancelButtonTapped() {
     cancelRequest()
   }
 
-  func nextKindButtonTapped() {
+  public func nextKindButtonTapped() {
     if flaw != .kindChangeKeepsTheRequest { cancelRequest() }
     kind = kind.next
     fact = nil
