@@ -6,7 +6,7 @@ import TaskProviding
   import Dependencies
 #endif
 
-/// How ``explore(_:replay:fileID:filePath:line:column:_:)`` makes each choice of a schedule:
+/// How ``explore(_:replay:outsideWait:fileID:filePath:line:column:_:)`` makes each choice of a schedule:
 /// which held task starts next, and which open call completes next, and how.
 public enum ExplorationStrategy: Sendable, Hashable, CustomStringConvertible {
   /// Every schedule, depth first, up to `limit` of them; the report says whether that was
@@ -151,13 +151,20 @@ public struct ExplorationFailure: Error, Sendable, CustomStringConvertible {
 /// that schedule again. The same seed gives the same schedules every time, as long as every
 /// job comes from the scenario itself.
 ///
-/// Limits: jobs between choices run in enqueue order (the choices are the tasks and calls,
-/// not every suspension point); sleeps keep real time; the hooks are process-wide, so every
-/// exploring test belongs under one `.serialized` suite.
+/// Between two choices, jobs run in enqueue order under ``ExplorationStrategy/exhaustive(limit:)``
+/// and in a seeded random interleaving (``JobOrder/random(seed:)``, recorded in the replay
+/// string) under the other strategies.
+///
+/// Limits: sleeps keep real time (a schedule with nothing to choose waits up to
+/// `outsideWait` for one to end); work on a dispatch queue or a thread of its own is outside the
+/// explorer's view; the hooks are process-wide, so every exploring test belongs under one
+/// `.serialized` suite.
 ///
 /// - Parameters:
 ///   - strategy: How each choice is made.
 ///   - replay: A failure's replay string: runs that one schedule instead.
+///   - outsideWait: How long a schedule with nothing to choose, but something unfinished,
+///     waits in real time for a job from outside (a sleep ending) before it counts as stuck.
 ///   - fileID: The file an issue is reported in; the caller's by default.
 ///   - filePath: The full path of that file.
 ///   - line: The line an issue is reported at.
@@ -168,6 +175,7 @@ public struct ExplorationFailure: Error, Sendable, CustomStringConvertible {
 public func explore(
   _ strategy: ExplorationStrategy,
   replay: String? = nil,
+  outsideWait: Duration = .seconds(2),
   fileID: StaticString = #fileID,
   filePath: StaticString = #filePath,
   line: UInt = #line,
@@ -175,7 +183,7 @@ public func explore(
   _ scenario: @escaping @MainActor (Exploration) async throws -> Void
 ) -> ExplorationReport {
   let site = CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
-  var explorer = Explorer(strategy: strategy, scenario: scenario)
+  var explorer = Explorer(strategy: strategy, outsideWait: outsideWait, scenario: scenario)
   let report = explorer.run(replay: replay)
   if let failure = report.failure { site.report(failure.description) }
   return report
@@ -191,6 +199,7 @@ private struct Choice {
 
 /// How one schedule went.
 private struct ScheduleRun {
+  var jobOrder: JobOrder = .fifo
   var choices: [Int] = []
   var counts: [Int] = []
   var steps: [String] = []
@@ -200,23 +209,27 @@ private struct ScheduleRun {
 @MainActor
 private struct Explorer {
   let strategy: ExplorationStrategy
+  /// How long a schedule with nothing to choose waits for a job from outside.
+  let outsideWait: Duration
   let scenario: @MainActor (Exploration) async throws -> Void
   static let maximumSteps = 10_000
 
   init(
-    strategy: ExplorationStrategy, scenario: @escaping @MainActor (Exploration) async throws -> Void
+    strategy: ExplorationStrategy, outsideWait: Duration,
+    scenario: @escaping @MainActor (Exploration) async throws -> Void
   ) {
     self.strategy = strategy
+    self.outsideWait = outsideWait
     self.scenario = scenario
   }
 
   mutating func run(replay: String?) -> ExplorationReport {
     if let replay {
-      guard let choices = Self.parse(replay) else {
+      guard let (jobOrder, choices) = Self.parse(replay) else {
         return report(1, complete: false, failure: nil, replayError: replay)
       }
       var position = 0
-      let run = runSchedule { count, _ in
+      let run = runSchedule(jobOrder: jobOrder) { count, _ in
         defer { position += 1 }
         return position < choices.count && choices[position] < count ? choices[position] : nil
       }
@@ -229,7 +242,7 @@ private struct Explorer {
       while schedules < max(limit, 1) {
         schedules += 1
         var position = 0
-        let run = runSchedule { _, _ in
+        let run = runSchedule(jobOrder: .fifo) { _, _ in
           defer { position += 1 }
           return position < prefix.count ? prefix[position] : 0
         }
@@ -247,7 +260,8 @@ private struct Explorer {
     case .random(let seed, let schedules):
       for number in 1...max(schedules, 1) {
         var generator = SplitMix64(seed: Self.mix(seed, number))
-        let run = runSchedule { count, _ in Int(generator.next() % UInt64(count)) }
+        let jobs = JobOrder.random(seed: generator.next())
+        let run = runSchedule(jobOrder: jobs) { count, _ in Int(generator.next() % UInt64(count)) }
         if run.failure != nil { return report(number, complete: false, run: run) }
       }
       return ExplorationReport(
@@ -261,7 +275,8 @@ private struct Explorer {
           (0..<max(depth - 1, 0)).map { _ in Int(generator.next() % UInt64(longest)) })
         var lowest = 0.0
         var step = 0
-        let run = runSchedule { _, choices in
+        let jobs = JobOrder.random(seed: generator.next())
+        let run = runSchedule(jobOrder: jobs) { _, choices in
           defer { step += 1 }
           for choice in choices where priorities[choice.key] == nil {
             priorities[choice.key] = 1 + Double(generator.next() % 1_000_000) / 1_000_000
@@ -292,7 +307,7 @@ private struct Explorer {
         strategy: strategy, schedules: 0, isComplete: false,
         failure: ExplorationFailure(
           strategy: strategy, scheduleNumber: 0, replay: replayError, steps: [],
-          reason: "\"\(replayError)\" is not a replay string (it reads like \"x1:0.2.1\")."))
+          reason: "\"\(replayError)\" is not a replay string (it reads like \"x1:f:0.2.1\")."))
     }
     guard let run, let reason = run.failure else {
       return ExplorationReport(
@@ -302,17 +317,39 @@ private struct Explorer {
       strategy: strategy, schedules: number, isComplete: false,
       failure: ExplorationFailure(
         strategy: strategy, scheduleNumber: number,
-        replay: "x1:" + run.choices.map(String.init).joined(separator: "."),
+        replay: Self.replayString(run),
         steps: run.steps, reason: reason))
   }
 
-  static func parse(_ replay: String) -> [Int]? {
-    guard replay.hasPrefix("x1:") else { return nil }
-    let body = replay.dropFirst(3)
-    if body.isEmpty { return [] }
-    let parts = body.split(separator: ".", omittingEmptySubsequences: false).map { Int($0) }
-    guard parts.allSatisfy({ $0 != nil && $0! >= 0 }) else { return nil }
-    return parts.map { $0! }
+  /// `x1:` then the job order (`f` for enqueue order, `j` and a seed for a random one),
+  /// `:`, and the index of the option taken at each step, joined by dots.
+  static func replayString(_ run: ScheduleRun) -> String {
+    let jobs =
+      switch run.jobOrder {
+      case .fifo: "f"
+      case .random(let seed): "j\(seed)"
+      }
+    return "x1:\(jobs):" + run.choices.map(String.init).joined(separator: ".")
+  }
+
+  static func parse(_ replay: String) -> (JobOrder, [Int])? {
+    let fields = replay.split(separator: ":", omittingEmptySubsequences: false)
+    guard fields.count == 3, fields[0] == "x1" else { return nil }
+    let jobOrder: JobOrder
+    if fields[1] == "f" {
+      jobOrder = .fifo
+    } else if fields[1].hasPrefix("j"), let seed = UInt64(fields[1].dropFirst()) {
+      jobOrder = .random(seed: seed)
+    } else {
+      return nil
+    }
+    if fields[2].isEmpty { return (jobOrder, []) }
+    var choices: [Int] = []
+    for part in fields[2].split(separator: ".", omittingEmptySubsequences: false) {
+      guard let choice = Int(part), choice >= 0 else { return nil }
+      choices.append(choice)
+    }
+    return (jobOrder, choices)
   }
 
   static func mix(_ seed: UInt64, _ number: Int) -> UInt64 {
@@ -322,7 +359,9 @@ private struct Explorer {
 
   /// Runs the scenario once; `choose` picks an option index given how many there are and
   /// what they are, or `nil` when a replay runs out.
-  private func runSchedule(_ choose: (Int, [Choice]) -> Int?) -> ScheduleRun {
+  private func runSchedule(
+    jobOrder: JobOrder, _ choose: (Int, [Choice]) -> Int?
+  ) -> ScheduleRun {
     let queue = JobQueue.shared
     queue.enter()
     defer { queue.exit() }
@@ -341,10 +380,18 @@ private struct Explorer {
       }
     }
     var run = ScheduleRun()
-    var order = JobPicker(.fifo)
+    run.jobOrder = jobOrder
+    var order = JobPicker(jobOrder)
+    var jobs = 0
     func settle() {
-      var jobs = 0
       _ = queue.drain(until: .now, ended: { false }, order: &order, jobsRun: &jobs)
+    }
+    /// Waits, in real time, for one job from outside (a sleep ending, a timer): what a
+    /// scenario that sleeps needs when nothing else can run.
+    func awaitOutsideJob() -> Bool {
+      queue.drain(
+        until: .now + outsideWait, ended: { false }, order: &order, jobsRun: &jobs,
+        stopAfter: 1)
     }
     defer {
       // Leave nothing behind: end open calls, cancel and release held tasks, let them run;
@@ -369,6 +416,10 @@ private struct Explorer {
       }
       let choices = Self.choices(provider: provider, scope: scope, exploration: exploration)
       if choices.isEmpty {
+        let finished = ended.load(ordering: .acquiring) && provider.pendingCount == 0
+        // Nothing to choose, yet something is unfinished: a sleep or a timer may still
+        // bring a job. Real time passes here; a schedule that never sleeps never waits.
+        if !finished, awaitOutsideJob() { continue }
         guard ended.load(ordering: .acquiring) else {
           run.failure =
             "nothing can run and the scenario has not returned" + Self.after(run.steps.count)

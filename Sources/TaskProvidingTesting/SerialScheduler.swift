@@ -330,8 +330,9 @@ final class JobQueue: SerialExecutor, Sendable {
   /// holds. While it waits for a job from outside (a timer, another thread), it sleeps.
   func drain(
     until deadline: ContinuousClock.Instant, ended: () -> Bool, order: inout JobPicker,
-    jobsRun: inout Int
+    jobsRun: inout Int, stopAfter limit: Int = .max
   ) -> Bool {
+    var ranHere = 0
     let main = asUnownedSerialExecutor()
     while true {
       enum Step {
@@ -365,6 +366,8 @@ final class JobQueue: SerialExecutor, Sendable {
         // `withMainSerialExecutor`: nonisolated code does not care, main-actor code needs it.
         entry.job.runSynchronously(on: main)
         jobsRun += 1
+        ranHere += 1
+        if ranHere >= limit { return true }
         continue
       case .sleep:
         break

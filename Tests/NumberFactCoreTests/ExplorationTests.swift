@@ -1,3 +1,4 @@
+import ConcurrencyExtras
 import ExplorationScenarios
 import Foundation
 import NumberFactCore
@@ -94,5 +95,123 @@ extension ProcessWideHookTests {
         }
       }
     }
+  }
+}
+
+// sample: wallet
+/// Pays from an account kept by a remote ledger: read the balance, then write the new one.
+@MainActor
+final class Wallet {
+  private let taskProvider: any TaskProvider
+  private let balance: @Sendable () async throws -> Int
+  private let setBalance: @Sendable (Int) async throws -> Void
+  private(set) var paid: [Int] = []
+
+  init(
+    taskProvider: any TaskProvider,
+    balance: @escaping @Sendable () async throws -> Int,
+    setBalance: @escaping @Sendable (Int) async throws -> Void
+  ) {
+    self.taskProvider = taskProvider
+    self.balance = balance
+    self.setBalance = setBalance
+  }
+
+  func pay(_ amount: Int) {
+    taskProvider.task(name: "pay \(amount)") {
+      // Check, then act: another payment may read the same balance in between.
+      guard let current = try? await self.balance(), current >= amount else { return }
+      guard (try? await self.setBalance(current - amount)) != nil else { return }
+      self.paid.append(amount)
+    }
+  }
+}
+// end sample
+
+extension ProcessWideHookTests {
+  @MainActor @Suite struct ExplorerTests {
+    @Test func aScenarioThatSleepsRunsInRealTime() {
+      let report = explore(.random(seed: 3, schedules: 3)) { exploration in
+        let provider = exploration.provider
+        var woke = 0
+        exploration.action("nap") {
+          provider.task { @MainActor in
+            try? await Task.sleep(for: .milliseconds(5))  // failure bound: a real sleep
+            woke += 1
+          }
+        }
+        exploration.atEnd("the nap ended") { woke == 1 }
+      }
+      #expect(report.failure == nil)
+      #expect(report.schedules == 3)
+    }
+
+    @Test func aScenarioStuckOnSomethingNoChoiceGivesIsReported() {
+      let never = ControlledFunction<Int, Int>("lookup without answers")
+      var report: ExplorationReport?
+      withKnownIssue {
+        report = explore(.exhaustive(), outsideWait: .milliseconds(20)) { exploration in
+          let provider = exploration.provider
+          exploration.action("look up") {
+            provider.task(name: "lookup") { _ = try? await never.function(1) }
+          }
+        }
+      } matching: {
+        $0.description.contains("yet tasks are still pending")
+      }
+      #expect(report?.failure?.reason.contains("'lookup'") == false)
+      #expect(report?.failure?.reason.contains("\"lookup\"") == true)
+    }
+
+    @Test func aMalformedReplayIsReportedNotRun() {
+      var report: ExplorationReport?
+      withKnownIssue {
+        report = explore(.exhaustive(), replay: "0.1.2") { _ in }
+      } matching: {
+        $0.description.contains("is not a replay string")
+      }
+      #expect(report?.schedules == 0)
+    }
+
+    @Test func randomStrategiesReplayTheirJobOrderToo() {
+      let build: @MainActor (Exploration) async throws -> Void = { exploration in
+        ExplorationScenario.tapTwice.build(exploration) { client, provider in
+          FlawedFeature(
+            flaw: .supersededRequestClearsLoading, numberFact: client, taskProvider: provider)
+        }
+      }
+      var found: ExplorationReport?
+      withKnownIssue { found = explore(.random(seed: 11, schedules: 500), build) }
+      let failure = try? #require(found?.failure)
+      #expect(failure?.replay.hasPrefix("x1:j") == true)
+      var again: ExplorationReport?
+      withKnownIssue { again = explore(.random(seed: 11), replay: failure?.replay, build) }
+      #expect(again?.failure?.steps == failure?.steps)
+    }
+  }
+
+  @MainActor @Suite struct ExplorationSamples {
+    // sample: wallet-exploration
+    @Test func twoPaymentsCanSpendTheSameMoney() {
+      var report: ExplorationReport?
+      withKnownIssue("the wallet checks, then acts") {
+        report = explore(.exhaustive()) { exploration in
+          let ledger = LockIsolated(100)  // what the remote ledger holds
+          let read = ControlledFunction<Void, Int>("balance read", answers: { ledger.value })
+          let write = ControlledFunction<Int, Void>(
+            "balance write", answers: { ledger.setValue($0) })
+          let wallet = Wallet(
+            taskProvider: exploration.provider, balance: { try await read.function(()) },
+            setBalance: write.function)
+          exploration.action("pay 60") { wallet.pay(60) }
+          exploration.action("pay 60") { wallet.pay(60) }
+          exploration.atEnd("never pays out more than the account held") {
+            wallet.paid.reduce(0, +) <= 100
+          }
+        }
+      }
+      #expect(report?.failure?.reason.contains("never pays out more") == true)
+    }
+    // end sample
   }
 }
