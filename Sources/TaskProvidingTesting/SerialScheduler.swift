@@ -57,7 +57,8 @@ import Synchronization
 ///   - line: The line an issue is reported at.
 ///   - column: The column an issue is reported at.
 /// - Returns: What `body` returns.
-/// - Throws: What `body` throws; ``SerialSchedulerTimeoutError`` if it did not end in time.
+/// - Throws: What `body` throws; ``SerialSchedulerTimeoutError`` if it did not end in time;
+///   ``SerialSchedulerUnavailableError`` if the runtime does not export the hooks.
 @MainActor
 public func withSerialScheduler<R: Sendable>(
   order: JobOrder = .fifo,
@@ -81,7 +82,15 @@ func runSerially<R: Sendable>(
   _ body: @escaping @MainActor () async throws -> R
 ) throws -> R {
   let queue = JobQueue.shared
-  queue.enter()
+  guard queue.enter() else {
+    site.report(
+      """
+      withSerialScheduler needs the concurrency runtime's enqueue hooks \
+      (swift_task_enqueueGlobal_hook, swift_task_getMainExecutor_hook), and this runtime \
+      does not export them.
+      """)
+    throw SerialSchedulerUnavailableError()
+  }
   defer { queue.exit() }
   let outcome = Outcome<R>()
   let task = Task { @MainActor in
@@ -220,6 +229,14 @@ public struct SerialSchedulerTimeoutError: Error, CustomStringConvertible {
   }
 }
 
+/// Thrown by ``withSerialScheduler(order:timeout:fileID:filePath:line:column:_:)`` when the
+/// concurrency runtime does not export the hooks it works through.
+public struct SerialSchedulerUnavailableError: Error, CustomStringConvertible {
+  public var description: String {
+    "This concurrency runtime does not export the enqueue hooks the serial scheduler needs."
+  }
+}
+
 /// The queue behind the runtime hooks: jobs arrive from any thread, the scheduler's loop runs
 /// them. One per process, because the hooks are.
 ///
@@ -254,17 +271,23 @@ final class JobQueue: SerialExecutor, Sendable {
   private let state = Mutex(State())
   private let wake = DispatchSemaphore(value: 0)
 
-  /// Starts a scheduler; the outermost one turns the hooks on.
-  func enter() {
+  /// Starts a scheduler; the outermost one turns the hooks on. `false` when this runtime
+  /// does not export them: then nothing was started.
+  func enter() -> Bool {
+    guard let global = RuntimeHooks.global, let mainExecutor = RuntimeHooks.mainExecutor else {
+      return false
+    }
     let first = state.withLock { state -> Bool in
       state.depth += 1
       guard state.depth == 1 else { return false }
       state.driver = pthread_self()
       return true
     }
-    guard first else { return }
-    RuntimeHooks.global.pointee = { job, original in JobQueue.shared.enqueue(job, original) }
-    RuntimeHooks.mainExecutor.pointee = { _ in JobQueue.shared.asUnownedSerialExecutor() }
+    guard first else { return true }
+    RuntimeHooks.savedGlobal = global.pointee
+    global.pointee = { job, original in JobQueue.shared.enqueue(job, original) }
+    mainExecutor.pointee = { _ in JobQueue.shared.asUnownedSerialExecutor() }
+    return true
   }
 
   /// Ends a scheduler; the outermost one turns the hooks off and hands every job still
@@ -275,8 +298,9 @@ final class JobQueue: SerialExecutor, Sendable {
       return state.depth == 0
     }
     guard last else { return }
-    RuntimeHooks.global.pointee = nil
-    RuntimeHooks.mainExecutor.pointee = nil
+    RuntimeHooks.global?.pointee = RuntimeHooks.savedGlobal
+    RuntimeHooks.savedGlobal = nil
+    RuntimeHooks.mainExecutor?.pointee = nil
     let leftovers = state.withLock { state -> [Entry] in
       defer {
         state.entries = []
@@ -392,11 +416,11 @@ enum RuntimeHooks {
     "swift_task_enqueueGlobal_hook", as: JobQueue.Hook?.self)
   nonisolated(unsafe) static let mainExecutor = symbol(
     "swift_task_getMainExecutor_hook", as: JobQueue.MainHook?.self)
+  /// The global hook found when the outermost scheduler started (`withMainSerialExecutor`'s,
+  /// say), put back when it ends. Written only on the main actor, at those two moments.
+  nonisolated(unsafe) static var savedGlobal: JobQueue.Hook?
 
-  private static func symbol<T>(_ name: String, as type: T.Type) -> UnsafeMutablePointer<T> {
-    guard let symbol = dlsym(dlopen(nil, RTLD_NOW), name) else {
-      fatalError("The concurrency runtime has no \(name); withSerialScheduler cannot work.")
-    }
-    return symbol.assumingMemoryBound(to: T.self)
+  private static func symbol<T>(_ name: String, as type: T.Type) -> UnsafeMutablePointer<T>? {
+    dlsym(dlopen(nil, RTLD_NOW), name)?.assumingMemoryBound(to: T.self)
   }
 }
