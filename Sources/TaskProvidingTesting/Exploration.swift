@@ -151,9 +151,10 @@ public struct ExplorationFailure: Error, Sendable, CustomStringConvertible {
 /// that schedule again. The same seed gives the same schedules every time, as long as every
 /// job comes from the scenario itself.
 ///
-/// Between two choices, jobs run in enqueue order under ``ExplorationStrategy/exhaustive(limit:)``
-/// and in a seeded random interleaving (``JobOrder/random(seed:)``, recorded in the replay
-/// string) under the other strategies.
+/// Between two choices, jobs run in enqueue order. Job order is not made a choice: while
+/// other tests run in the same process, their jobs pass through the same queue, and a
+/// choice among ready jobs would then depend on them, so a replay could take another path.
+/// The choices are the scenario's own: its actions, its tasks' starts, its calls' outcomes.
 ///
 /// Limits: sleeps keep real time (a schedule with nothing to choose waits up to
 /// `outsideWait` for one to end); work on a dispatch queue or a thread of its own is outside the
@@ -260,8 +261,9 @@ private struct Explorer {
     case .random(let seed, let schedules):
       for number in 1...max(schedules, 1) {
         var generator = SplitMix64(seed: Self.mix(seed, number))
-        let jobs = JobOrder.random(seed: generator.next())
-        let run = runSchedule(jobOrder: jobs) { count, _ in Int(generator.next() % UInt64(count)) }
+        let run = runSchedule(jobOrder: .fifo) { count, _ in
+          Int(generator.next() % UInt64(count))
+        }
         if run.failure != nil { return report(number, complete: false, run: run) }
       }
       return ExplorationReport(
@@ -275,8 +277,7 @@ private struct Explorer {
           (0..<max(depth - 1, 0)).map { _ in Int(generator.next() % UInt64(longest)) })
         var lowest = 0.0
         var step = 0
-        let jobs = JobOrder.random(seed: generator.next())
-        let run = runSchedule(jobOrder: jobs) { _, choices in
+        let run = runSchedule(jobOrder: .fifo) { _, choices in
           defer { step += 1 }
           for choice in choices where priorities[choice.key] == nil {
             priorities[choice.key] = 1 + Double(generator.next() % 1_000_000) / 1_000_000
