@@ -353,18 +353,9 @@ public final class ManualTaskProvider: TaskProvider {
     @_inheritActorContext @_implicitSelfCapture operation:
       sending @escaping @isolated(any) () async -> Success
   ) -> Task<Success, Never> {
-    let index = hold(.task, name, priority, location)
-    let ledger = ledger
-    let handle = base.task(
-      name: name, priority: priority, location: location, isolation: isolation
-    ) {
-      _ = isolation
-      await self.gate(index)
-      defer { ledger.finish(index, cancelled: Task.isCancelled) }
-      return await operation()
-    }
-    ledger.attach(handle, to: index)
-    return handle
+    spawnHeld(
+      .task, name: name, priority: priority, location: location, isolation: isolation,
+      operation: operation)
   }
 
   @discardableResult
@@ -376,18 +367,9 @@ public final class ManualTaskProvider: TaskProvider {
     @_inheritActorContext @_implicitSelfCapture operation:
       sending @escaping @isolated(any) () async throws -> Success
   ) -> Task<Success, any Error> {
-    let index = hold(.task, name, priority, location)
-    let ledger = ledger
-    let handle = base.task(
-      name: name, priority: priority, location: location, isolation: isolation
-    ) {
-      _ = isolation
-      await self.gate(index)
-      defer { ledger.finish(index, cancelled: Task.isCancelled) }
-      return try await operation()
-    }
-    ledger.attach(handle, to: index)
-    return handle
+    spawnHeldThrowing(
+      .task, name: name, priority: priority, location: location, isolation: isolation,
+      operation: operation)
   }
 
   @discardableResult
@@ -436,7 +418,34 @@ public final class ManualTaskProvider: TaskProvider {
     @_inheritActorContext(always) @_implicitSelfCapture operation:
       sending @escaping @isolated(any) () async -> Success
   ) -> Task<Success, Never> {
-    let index = hold(.immediate, name, priority, location)
+    spawnHeld(
+      .immediate, name: name, priority: priority, location: location, isolation: isolation,
+      operation: operation)
+  }
+
+  @available(macOS 26.0, iOS 26.0, watchOS 26.0, tvOS 26.0, visionOS 26.0, *)
+  @discardableResult
+  public func immediateTask<Success: Sendable>(
+    name: String?,
+    priority: TaskPriority?,
+    location: TaskSourceLocation,
+    isolation: isolated (any Actor)?,
+    @_inheritActorContext(always) @_implicitSelfCapture operation:
+      sending @escaping @isolated(any) () async throws -> Success
+  ) -> Task<Success, any Error> {
+    spawnHeldThrowing(
+      .immediate, name: name, priority: priority, location: location, isolation: isolation,
+      operation: operation)
+  }
+
+  /// Holds a task that keeps the caller's isolation: what `task` and `immediateTask` share.
+  /// An immediate spawn is held like any other, so it starts as an ordinary task would.
+  private func spawnHeld<Success: Sendable>(
+    _ kind: TaskRecord.Kind, name: String?, priority: TaskPriority?,
+    location: TaskSourceLocation, isolation: isolated (any Actor)?,
+    operation: sending @escaping @isolated(any) () async -> Success
+  ) -> Task<Success, Never> {
+    let index = hold(kind, name, priority, location)
     let ledger = ledger
     let handle = base.task(
       name: name, priority: priority, location: location, isolation: isolation
@@ -450,17 +459,13 @@ public final class ManualTaskProvider: TaskProvider {
     return handle
   }
 
-  @available(macOS 26.0, iOS 26.0, watchOS 26.0, tvOS 26.0, visionOS 26.0, *)
-  @discardableResult
-  public func immediateTask<Success: Sendable>(
-    name: String?,
-    priority: TaskPriority?,
-    location: TaskSourceLocation,
-    isolation: isolated (any Actor)?,
-    @_inheritActorContext(always) @_implicitSelfCapture operation:
-      sending @escaping @isolated(any) () async throws -> Success
+  /// The throwing form of `spawnHeld`.
+  private func spawnHeldThrowing<Success: Sendable>(
+    _ kind: TaskRecord.Kind, name: String?, priority: TaskPriority?,
+    location: TaskSourceLocation, isolation: isolated (any Actor)?,
+    operation: sending @escaping @isolated(any) () async throws -> Success
   ) -> Task<Success, any Error> {
-    let index = hold(.immediate, name, priority, location)
+    let index = hold(kind, name, priority, location)
     let ledger = ledger
     let handle = base.task(
       name: name, priority: priority, location: location, isolation: isolation
