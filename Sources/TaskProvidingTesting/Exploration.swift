@@ -7,7 +7,8 @@ import TaskProviding
 #endif
 
 /// How ``explore(_:replay:outsideWait:fileID:filePath:line:column:_:)`` makes each choice of a schedule:
-/// which held task starts next, and which open call completes next, and how.
+/// which held task starts next, which open call completes next and how, and when the
+/// exploration's clock moves.
 public enum ExplorationStrategy: Sendable, Hashable, CustomStringConvertible {
   /// Every schedule, depth first, up to `limit` of them; the report says whether that was
   /// all of them.
@@ -38,6 +39,10 @@ public final class Exploration {
   /// strategy starts it. Also installed as `@Dependency(\.taskProvider)` and as
   /// `ManualTaskProvider.current`.
   public let provider: ManualTaskProvider
+  /// The clock of this schedule: time moves only when the explorer chooses to move it, once
+  /// no job can run and no held task waits to start. Also installed as
+  /// `@Dependency(\.continuousClock)` and `@Dependency(\.suspendingClock)`.
+  public let clock = ExplorationClock()
 
   fileprivate var invariants: [(name: String, holds: @MainActor () -> Bool)] = []
   fileprivate var finalChecks: [(name: String, holds: @MainActor () -> Bool)] = []
@@ -130,7 +135,7 @@ public struct ExplorationFailure: Error, Sendable, CustomStringConvertible {
 /// hold. The explorer then owns every choice that decides the interleaving: when the next
 /// action is taken, which held task starts next, and which open call of a
 /// ``ControlledFunction`` made with `answers:` completes next, with its answer or one of
-/// its allowed failures. Between choices it runs every job
+/// its allowed failures, and when ``Exploration/clock`` moves to its next deadline. Between choices it runs every job
 /// until none is left (under the same runtime hooks as
 /// ``withSerialScheduler(order:timeout:fileID:filePath:line:column:_:)``), so it knows the
 /// system is quiescent without waiting for anything.
@@ -156,8 +161,12 @@ public struct ExplorationFailure: Error, Sendable, CustomStringConvertible {
 /// choice among ready jobs would then depend on them, so a replay could take another path.
 /// The choices are the scenario's own: its actions, its tasks' starts, its calls' outcomes.
 ///
-/// Limits: sleeps keep real time (a schedule with nothing to choose waits up to
-/// `outsideWait` for one to end); work on a dispatch queue or a thread of its own is outside the
+/// Time is virtual on ``Exploration/clock``: a sleep on it ends when the explorer advances
+/// the clock, a choice it offers once no job can run and no held task waits, so timeouts and
+/// debounces are explored against answers and actions without waiting.
+///
+/// Limits: sleeps on other clocks, `Task.sleep` included, keep real time (a schedule with
+/// nothing to choose waits up to `outsideWait` for one to end); work on a dispatch queue or a thread of its own is outside the
 /// explorer's view; the hooks are process-wide, so every exploring test belongs under one
 /// `.serialized` suite.
 ///
@@ -378,7 +387,7 @@ private struct Explorer {
     let thrown = Mutex<String?>(nil)
     let scenario = scenario
     let body = TestScope.$current.withValue(scope) {
-      Self.installingDependencies(provider) {
+      Self.installingDependencies(exploration) {
         Task { @MainActor in
           do { try await scenario(exploration) } catch { thrown.withLock { $0 = "\(error)" } }
           ended.store(true, ordering: .releasing)
@@ -406,6 +415,7 @@ private struct Explorer {
       for _ in 0..<4 {
         _ = scope.endOpenCalls()
         provider.cancelAll()
+        exploration.clock.cancelAll()
         provider.releaseAll()
         settle()
       }
@@ -481,7 +491,7 @@ private struct Explorer {
             // In the scenario's scope, so what the action spawns inherits it: the calls its
             // tasks make are then the exploration's to complete.
             TestScope.$current.withValue(scope) {
-              installingDependencies(provider) { action.perform() }
+              installingDependencies(exploration) { action.perform() }
             }
           }))
     }
@@ -499,15 +509,27 @@ private struct Explorer {
           Choice(key: "call \(call.sequence)", label: outcome.label, apply: outcome.apply))
       }
     }
+    // Time passes only when nothing that is ready waits: a held task would start long
+    // before any sleep ends. An answer or the next action may come before or after it.
+    if provider.heldIndices.isEmpty, let wake = exploration.clock.nextWake {
+      let clock = exploration.clock
+      let sleeps = wake.sleepers == 1 ? "1 sleep" : "\(wake.sleepers) sleeps"
+      choices.append(
+        Choice(
+          key: "clock", label: "advance the clock to \(wake.deadline), ending \(sleeps)",
+          apply: { clock.advance(to: wake.deadline) }))
+    }
     return choices
   }
 
   private static func installingDependencies<R>(
-    _ provider: ManualTaskProvider, _ body: () -> R
+    _ exploration: Exploration, _ body: () -> R
   ) -> R {
     #if SwiftDependencies
       let values = withDependencies {
-        $0.taskProvider = provider
+        $0.taskProvider = exploration.provider
+        $0.continuousClock = exploration.clock
+        $0.suspendingClock = exploration.clock
       } operation: {
         DependencyValues._current
       }
