@@ -10,6 +10,8 @@ let package = Package(
     .executable(name: "numberfact", targets: ["numberfact"]),
     .library(name: "TaskProviding", targets: ["TaskProviding"]),
     .library(name: "TaskProvidingTesting", targets: ["TaskProvidingTesting"]),
+    .library(name: "FactClient", targets: ["FactClient"]),
+    .library(name: "FactClientLive", targets: ["FactClientLive"]),
     .library(name: "NumberFactCore", targets: ["NumberFactCore"]),
     .library(name: "NumberFactTesting", targets: ["NumberFactTesting"]),
     .library(name: "NumberFactTUI", targets: ["NumberFactTUI"]),
@@ -33,6 +35,10 @@ let package = Package(
     .package(url: "https://github.com/pointfreeco/swift-clocks", from: "1.1.1"),
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
     .package(url: "https://github.com/swhitty/FlyingFox", from: "0.27.1"),
+    .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+    // Already built for AsyncHTTPClient; named to read its error types.
+    .package(url: "https://github.com/apple/swift-nio", from: "2.100.0"),
+    .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.30.0"),
     // `swift package generate-documentation --target TaskProvidingTesting`
     .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
   ],
@@ -59,9 +65,31 @@ let package = Package(
         .product(name: "IssueReportingTestSupport", package: "xctest-dynamic-overlay"),
       ]
     ),
+    // The fact client's interface: the witness, facts, kinds, errors, offline facts and the
+    // fallback policy. No networking: the feature and its tests link this, not NIO.
+    .target(
+      name: "FactClient",
+      dependencies: [
+        .product(name: "Dependencies", package: "swift-dependencies"),
+        .product(name: "IssueReporting", package: "xctest-dynamic-overlay"),
+      ]
+    ),
+    // The client over HTTP, on AsyncHTTPClient: only the app, the benchmark and their tests.
+    .target(
+      name: "FactClientLive",
+      dependencies: [
+        "FactClient",
+        .product(name: "AsyncHTTPClient", package: "async-http-client"),
+        .product(name: "Dependencies", package: "swift-dependencies"),
+        .product(name: "NIOCore", package: "swift-nio"),
+        .product(name: "NIOPosix", package: "swift-nio"),
+        .product(name: "NIOSSL", package: "swift-nio-ssl"),
+      ]
+    ),
     .target(
       name: "NumberFactCore",
       dependencies: [
+        "FactClient",
         "TaskProviding",
         .product(name: "Dependencies", package: "swift-dependencies"),
         .product(name: "IssueReporting", package: "xctest-dynamic-overlay"),
@@ -93,6 +121,7 @@ let package = Package(
     .executableTarget(
       name: "numberfact",
       dependencies: [
+        "FactClientLive",
         "NumberFactCore",
         "NumberFactTUI",
         "TaskProviding",
@@ -170,6 +199,24 @@ let package = Package(
         "TaskProvidingTesting",
       ],
       path: "Tests/ExplorationScenarios"
+    ),
+    .testTarget(
+      name: "FactClientTests",
+      dependencies: [
+        "FactClient",
+        .product(name: "Clocks", package: "swift-clocks"),
+        .product(name: "Dependencies", package: "swift-dependencies"),
+        .product(name: "IssueReportingTestSupport", package: "xctest-dynamic-overlay"),
+      ]
+    ),
+    .testTarget(
+      name: "FactClientLiveTests",
+      dependencies: [
+        "FactClient",
+        "FactClientLive",
+        "FactServerSupport",
+        .product(name: "FlyingFox", package: "FlyingFox"),
+      ]
     ),
     .testTarget(
       name: "NumberFactCoreTests",

@@ -1,4 +1,5 @@
 import Dependencies
+@_exported import FactClient
 import Observation
 import TaskProviding
 

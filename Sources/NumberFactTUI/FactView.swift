@@ -102,13 +102,8 @@ public enum FactView {
       return wrapped("Error: " + safe(message), .error, width)
     }
     if let fact = feature.fact {
-      let source =
-        switch fact.source {
-        case .live: "from numbersapi.com"
-        case .offline: "offline fact, computed on this machine"
-        }
       return wrapped(safe(fact.text), .normal, width) + [Row()]
-        + wrapped("— " + source, .source, width)
+        + wrapped("— " + safe(fact.sourceLine), .source, width)
     }
     return wrapped(
       "Press f for a \(feature.kind.rawValue) fact about \(feature.count).", .hint, width)

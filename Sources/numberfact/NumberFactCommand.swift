@@ -1,5 +1,6 @@
 import ArgumentParser
 import Dependencies
+import FactClientLive
 import Foundation
 import NumberFactCore
 import NumberFactTUI
@@ -36,11 +37,17 @@ struct NumberFactCommand: AsyncParsableCommand {
     let arguments = Array(CommandLine.arguments.dropFirst())
     do {
       var command = try parseAsRoot(arguments)
-      if var command = command as? any AsyncParsableCommand {
-        try await command.run()
-      } else {
-        try command.run()
+      do {
+        if var command = command as? any AsyncParsableCommand {
+          try await command.run()
+        } else {
+          try command.run()
+        }
+      } catch {
+        await FactHTTP.shutDown()
+        throw error
       }
+      await FactHTTP.shutDown()
     } catch {
       guard let number = negativeNumberOutsideOperands(arguments), isParseError(error) else {
         exit(withError: error)
@@ -91,7 +98,7 @@ struct Fact: AsyncParsableCommand {
 
   @OptionGroup var client: ClientOptions
 
-  @Flag(help: "Print a JSON object with number, kind, text, found and source.")
+  @Flag(help: "Print a JSON object: number, kind, text, found, source, and host or offlineReason.")
   var json = false
 
   func run() async throws {
@@ -107,8 +114,8 @@ struct Fact: AsyncParsableCommand {
     } else {
       print(fact.text)
     }
-    if fact.source == .offline, client.source == .auto {
-      printError("the fact server could not be reached; this is an offline fact")
+    if fact.source == .offline, let reason = fact.offlineReason {
+      printError("offline fact: \(reason)")
     }
   }
 }
@@ -164,6 +171,8 @@ struct FactJSON: Encodable {
   var text: String
   var found: Bool
   var source: String
+  var host: String?
+  var offlineReason: String?
 
   init(_ fact: NumberFact) {
     number = fact.number
@@ -171,6 +180,8 @@ struct FactJSON: Encodable {
     text = fact.text
     found = fact.found
     source = fact.source == .live ? "live" : "offline"
+    host = fact.host
+    offlineReason = fact.offlineReason
   }
 
   func encoded() throws -> String {

@@ -101,7 +101,7 @@ struct EndToEndTests {
       try await app.waitForScreen(containing: "Count  42")
       try await app.send("Enter")
       try await app.waitForScreen(containing: "42 is the answer to everything.")
-      try await app.waitForScreen(containing: "— from numbersapi.com")
+      try await app.waitForScreen(containing: "— from 127.0.0.1:")
 
       try await app.resize(columns: 20, rows: 5)
       let small = try await app.waitForScreen { $0.hasPrefix("42 trivia") }
@@ -199,7 +199,8 @@ struct EndToEndTests {
     #expect(result.status == 0)
     #expect(
       result.stdout
-        == #"{"found":true,"kind":"year","number":1969,"source":"live","text":"Year fact."}"# + "\n"
+        == #"{"found":true,"host":"127.0.0.1:"# + "\(server.baseURL.port ?? 0)"
+        + #"","kind":"year","number":1969,"source":"live","text":"Year fact."}"# + "\n"
     )
   }
 

@@ -15,7 +15,8 @@ import Testing
       case .idle: break
       case .loading: feature.isLoading = true
       case .fact:
-        feature.fact = NumberFact(number: 42, kind: .trivia, text: "42 is the answer.")
+        feature.fact = NumberFact(
+          number: 42, kind: .trivia, text: "42 is the answer.", host: "numbersapi.com")
       case .longFact:
         feature.fact = NumberFact(
           number: 42, kind: .trivia,

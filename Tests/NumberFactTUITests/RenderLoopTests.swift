@@ -127,7 +127,7 @@ func makeFeature(
 
     request.answer("7 is the number of days in a week.")
     let frame = try await app.frame(containing: "7 is the number of days in a week.")
-    #expect(frame.contains("— from numbersapi.com"))
+    #expect(frame.contains("— from the fact server"))
     #expect(!frame.contains("Fetching"))
     try await provider.waitForAll()  // the spinner stopped with the loading
     #expect(provider.records.map(\.name).contains("spinner"))

@@ -1,7 +1,8 @@
+import FactClient
+import FactClientLive
 import FactServerSupport
 import FlyingFox
 import Foundation
-import NumberFactCore
 import Testing
 
 @Suite struct LiveClientTests {
@@ -14,7 +15,7 @@ import Testing
       fact
         == NumberFact(
           number: 42, kind: .trivia, text: "42 is the answer to everything.", found: true,
-          source: .live))
+          source: .live, host: "127.0.0.1:\(server.baseURL.port ?? 0)"))
   }
 
   @Test func notFoundFactKeepsFoundFalse() async throws {
@@ -183,10 +184,14 @@ import Testing
     #expect(clock.now - start < .seconds(1))
   }
 
-  @Test func unreachableHostIsUnreachable() async throws {
+  @Test func unreachableHostIsUnreachableAtOnce() async throws {
     let url = try await FactServer.closedPortURL()
-    await #expect(throws: NumberFactError.unreachable(host: "127.0.0.1")) {
+    let clock = ContinuousClock()
+    let start = clock.now
+    await #expect(throws: NumberFactError.unreachable(host: "127.0.0.1:\(url.port ?? 0)")) {
       try await NumberFactClient.live(baseURL: url).fact(1, .trivia)
     }
+    // A refused connection is not retried until the deadline.
+    #expect(clock.now - start < .seconds(2))  // failure bound
   }
 }

@@ -1,6 +1,6 @@
 import Testing
 
-@testable import NumberFactCore
+@testable import FactClient
 
 @Suite struct OfflineFactTests {
   static let extremes: [Int] = [

@@ -1,4 +1,4 @@
-import NumberFactCore
+import FactClient
 import Testing
 
 @Suite struct FactTextTests {

@@ -14,13 +14,34 @@ public enum NumberFactError: Error, Equatable, Sendable, CustomStringConvertible
   case malformedResponse(reason: String)
   /// The request URL could not be formed from the base URL.
   case invalidURL(String)
+  /// The host was reached, but the TLS handshake with it failed: a plain-HTTP server behind
+  /// an `https` URL, an expired or untrusted certificate.
+  case tlsFailed(host: String)
+  /// This machine has no route to the network, or cannot resolve names at all.
+  case noNetwork
 
   /// Whether the network, not the server's answer, failed: the cases where an offline fact
   /// is a fair substitute.
   public var isTransportFailure: Bool {
     switch self {
-    case .timedOut, .unreachable, .connectionLost: true
+    case .timedOut, .unreachable, .connectionLost, .tlsFailed, .noNetwork: true
     case .httpStatus, .responseTooLarge, .malformedResponse, .invalidURL: false
+    }
+  }
+
+  /// Why an offline fact stands in for a live one, as a phrase naming `host`:
+  /// "numbersapi.com did not answer in 5 s".
+  public func offlineReason(host: String) -> String {
+    switch self {
+    case .timedOut(let after): "\(host) did not answer in \(Self.short(after))"
+    case .unreachable: "cannot reach \(host)"
+    case .connectionLost: "the connection to \(host) was lost"
+    case .tlsFailed: "TLS handshake with \(host) failed"
+    case .noNetwork: "no network"
+    case .httpStatus(let status): "\(host) answered HTTP \(status)"
+    case .responseTooLarge: "\(host) sent too large an answer"
+    case .malformedResponse: "\(host) sent something that is not a fact"
+    case .invalidURL: "no request URL for \(host)"
     }
   }
 
@@ -41,6 +62,10 @@ public enum NumberFactError: Error, Equatable, Sendable, CustomStringConvertible
       return "The fact server's answer was not a fact: \(reason)."
     case .invalidURL(let url):
       return "Cannot form a request URL from \(url)."
+    case .tlsFailed(let host):
+      return "TLS handshake with \(host) failed."
+    case .noNetwork:
+      return "No network: this machine cannot reach the fact server."
     }
   }
 
@@ -50,11 +75,29 @@ public enum NumberFactError: Error, Equatable, Sendable, CustomStringConvertible
     503: "Service Unavailable", 504: "Gateway Timeout",
   ]
 
+  /// "5 s", "1.5 s", "0.001 s": a duration in a phrase, as given.
+  static func short(_ duration: Duration) -> String {
+    "\(number(duration)) s"
+  }
+
+  /// "5 seconds", "1 second", "0.001 seconds".
   static func format(_ duration: Duration) -> String {
+    let text = number(duration)
+    return text == "1" ? "1 second" : "\(text) seconds"
+  }
+
+  /// Seconds to the millisecond, without trailing zeros: timeouts are given in seconds with
+  /// up to three decimals, and are printed as they were given.
+  private static func number(_ duration: Duration) -> String {
     let (seconds, attoseconds) = duration.components
-    let value = Double(seconds) + Double(attoseconds) / 1e18
-    let tenths = Int64((value * 10).rounded())
-    let text = tenths % 10 == 0 ? "\(tenths / 10)" : "\(tenths / 10).\(tenths % 10)"
-    return tenths == 10 ? "1 second" : "\(text) seconds"
+    let milliseconds =
+      seconds.multipliedReportingOverflow(by: 1000).partialValue
+      &+ Int64((Double(attoseconds) / 1e15).rounded())
+    let whole = milliseconds / 1000
+    var fraction = String(abs(milliseconds % 1000))
+    guard fraction != "0" else { return "\(whole)" }
+    fraction = String(repeating: "0", count: 3 - fraction.count) + fraction
+    while fraction.hasSuffix("0") { fraction.removeLast() }
+    return "\(whole).\(fraction)"
   }
 }

@@ -40,15 +40,33 @@ public struct NumberFact: Hashable, Sendable {
   public var found: Bool
   /// Where the fact came from.
   public var source: FactSource
+  /// For a live fact, the host that served it ("numbersapi.com", "127.0.0.1:8080").
+  public var host: String?
+  /// For an offline fact given in place of a live one, why the server was not asked or did
+  /// not answer, as a phrase ("numbersapi.com did not answer in 5 s", "no network").
+  public var offlineReason: String?
 
   /// Creates a fact.
   public init(
-    number: Int, kind: FactKind, text: String, found: Bool = true, source: FactSource = .live
+    number: Int, kind: FactKind, text: String, found: Bool = true, source: FactSource = .live,
+    host: String? = nil, offlineReason: String? = nil
   ) {
     self.number = number
     self.kind = kind
     self.text = text
     self.found = found
     self.source = source
+    self.host = host
+    self.offlineReason = offlineReason
+  }
+
+  /// Where the fact came from, as the end of a line a person reads after "— ":
+  /// "from numbersapi.com", "offline: no network", "offline fact, computed on this machine".
+  public var sourceLine: String {
+    switch source {
+    case .live: "from \(host ?? "the fact server")"
+    case .offline:
+      offlineReason.map { "offline: \($0)" } ?? "offline fact, computed on this machine"
+    }
   }
 }

@@ -1,0 +1,178 @@
+import Dependencies
+import Foundation
+import IssueReporting
+import Synchronization
+
+/// Fetches facts about numbers: a witness struct, so each implementation is a value.
+///
+/// - ``offline`` computes facts locally, for every `Int`, with no network.
+/// - ``fallingBack(from:host:to:policy:clock:)`` puts offline facts behind another client
+///   when the network fails.
+/// - `live(baseURL:timeout:)` and `auto(baseURL:timeout:)`, in FactClientLive, ask
+///   numbersapi.com over HTTP.
+///
+/// Use it through `@Dependency(\.numberFact)`; tests replace it with a controlled client.
+public struct NumberFactClient: Sendable {
+  /// Returns a fact of the given kind about `number`.
+  ///
+  /// Throws ``NumberFactError`` for failures a person should read, and `CancellationError`
+  /// when the calling task is cancelled.
+  public var fact: @Sendable (_ number: Int, _ kind: FactKind) async throws -> NumberFact
+
+  /// Creates a client from its one operation.
+  public init(
+    fact: @escaping @Sendable (_ number: Int, _ kind: FactKind) async throws -> NumberFact
+  ) {
+    self.fact = fact
+  }
+}
+
+extension NumberFactClient {
+  /// Facts computed locally: deterministic, instant, for every `Int` and kind.
+  public static let offline = Self { number, kind in
+    OfflineFacts.fact(number, kind)
+  }
+}
+
+// The live value is in FactClientLive, so that linking this interface links no networking.
+extension NumberFactClient: TestDependencyKey {
+  /// Previews get instant, deterministic offline facts.
+  public static let previewValue = Self.offline
+
+  /// Fails the test that reaches it: a test must say which facts it expects.
+  public static let testValue = Self { number, kind in
+    reportIssue(
+      """
+      Unimplemented: @Dependency(\\.numberFact).fact(\(number), .\(kind)) was called. \
+      Override it in the test, for example with a controlled client or .offline.
+      """)
+    throw UnimplementedFactError()
+  }
+}
+
+/// Thrown by the unimplemented test client after it has reported the issue.
+public struct UnimplementedFactError: Error, CustomStringConvertible {
+  /// Creates the error.
+  public init() {}
+
+  public var description: String { "The fact client is not implemented in this test." }
+}
+
+extension DependencyValues {
+  /// The client that fetches facts about numbers.
+  public var numberFact: NumberFactClient {
+    get { self[NumberFactClient.self] }
+    set { self[NumberFactClient.self] = newValue }
+  }
+}
+
+/// When a client that fell back to offline facts asks the network again.
+public struct FallbackPolicy: Sendable, Hashable {
+  /// How long offline facts are given at once after the first transport failure.
+  public var firstBackOff: Duration
+  /// The longest back-off: each failed retry doubles it up to this.
+  public var longestBackOff: Duration
+
+  /// A policy; by default 15 s after the first failure, doubling to 4 minutes.
+  public init(firstBackOff: Duration = .seconds(15), longestBackOff: Duration = .seconds(240)) {
+    self.firstBackOff = firstBackOff
+    self.longestBackOff = max(longestBackOff, firstBackOff)
+  }
+}
+
+extension NumberFactClient {
+  /// Puts `offline` behind `primary` for when the network fails, without making a person
+  /// wait for a silent network on every request.
+  ///
+  /// The first transport failure (``NumberFactError/isTransportFailure``) is answered from
+  /// `offline`, with the reason in ``NumberFact/offlineReason``. For the back-off that follows,
+  /// every request is answered from `offline` at once, without asking `primary`. The first
+  /// request after it asks `primary` again: an answer ends the fallback; another failure
+  /// starts a back-off twice as long, up to the policy's longest. HTTP errors and malformed
+  /// answers are thrown, not papered over: the network worked and the server said something
+  /// wrong, which a person should see.
+  ///
+  /// - Parameters:
+  ///   - primary: The client to prefer, usually the live one.
+  ///   - host: How reasons name the server ("numbersapi.com").
+  ///   - offline: The stand-in.
+  ///   - policy: The back-off.
+  ///   - clock: What the back-off is measured on.
+  public static func fallingBack(
+    from primary: Self,
+    host: String,
+    to offline: Self = .offline,
+    policy: FallbackPolicy = FallbackPolicy(),
+    clock: any Clock<Duration> = ContinuousClock()
+  ) -> Self {
+    let fallback = Fallback(policy: policy, clock: clock)
+    return Self { number, kind in
+      if let reason = fallback.reasonToSkip() {
+        return try await offline.fact(number, kind).givenOffline(because: reason, host: host)
+      }
+      do {
+        let fact = try await primary.fact(number, kind)
+        fallback.succeeded()
+        return fact
+      } catch let error as NumberFactError where error.isTransportFailure {
+        try Task.checkCancellation()
+        fallback.failed(error)
+        return try await offline.fact(number, kind).givenOffline(because: error, host: host)
+      }
+    }
+  }
+}
+
+extension NumberFact {
+  fileprivate func givenOffline(because error: NumberFactError, host: String) -> Self {
+    var fact = self
+    fact.offlineReason = error.offlineReason(host: host)
+    return fact
+  }
+}
+
+/// The state of one falling-back client: whether the network failed, and until when it is not
+/// asked again. Any clock, so tests move time themselves.
+private final class Fallback: Sendable {
+  private struct State {
+    var failure: NumberFactError?
+    var retryAfter: Duration = .zero
+    var backOff: Duration = .zero
+  }
+
+  private let policy: FallbackPolicy
+  private let elapsed: @Sendable () -> Duration
+  private let state = Mutex(State())
+
+  init(policy: FallbackPolicy, clock: some Clock<Duration>) {
+    self.policy = policy
+    let start = clock.now
+    elapsed = { start.duration(to: clock.now) }
+  }
+
+  /// The failure to answer offline for at once, while its back-off runs.
+  func reasonToSkip() -> NumberFactError? {
+    let now = elapsed()
+    return state.withLock { state in
+      guard let failure = state.failure, now < state.retryAfter else { return nil }
+      return failure
+    }
+  }
+
+  func succeeded() {
+    state.withLock { $0 = State() }
+  }
+
+  func failed(_ error: NumberFactError) {
+    let now = elapsed()
+    state.withLock { state in
+      // Halving instead of doubling keeps a policy near `Duration`'s largest from trapping.
+      state.backOff =
+        state.failure == nil || state.backOff > policy.longestBackOff / 2
+        ? (state.failure == nil ? policy.firstBackOff : policy.longestBackOff)
+        : state.backOff * 2
+      state.failure = error
+      state.retryAfter = now + state.backOff
+    }
+  }
+}
