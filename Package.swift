@@ -135,6 +135,8 @@ let package = Package(
       dependencies: [
         "numberfact",  // built alongside, for section 5 to drive
         "ExplorationScenarios",
+        "FactClient",
+        "FactClientLive",
         .product(name: "IssueReporting", package: "xctest-dynamic-overlay"),
         "NumberFactCore",
         "NumberFactTesting",

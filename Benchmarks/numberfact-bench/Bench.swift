@@ -20,7 +20,7 @@ struct NumberFactBench: AsyncParsableCommand {
 
 /// A part of the report.
 enum Section: String, CaseIterable, ExpressibleByArgument {
-  case determinism, overhead, waiting, scale, app, suite, exploration
+  case determinism, overhead, waiting, scale, app, suite, exploration, client
 }
 
 /// The benchmark run.
@@ -50,7 +50,7 @@ struct Measure: AsyncParsableCommand {
     parsing: .upToNextOption,
     help: """
       Run only these sections: determinism, overhead, waiting, scale, app, suite, \
-      exploration (default: all).
+      exploration, client (default: all).
       """)
   var only: [Section] = []
 
@@ -93,6 +93,7 @@ struct Measure: AsyncParsableCommand {
     if runs(.scale) { (report.scaleBaseline, report.scale) = try await recordingScale(plan) }
     if runs(.app), plan.presses > 0 { report.app = try await appRuns(plan) }
     if runs(.suite), plan.suite { report.suite = try await suiteRuns(plan) }
+    if runs(.client) { report.client = try await clientFigures(plan) }
     if runs(.exploration) {
       let seeds = plan.explorationSeeds
       report.exploration = await MainActor.run { explorationFigures(seeds: seeds) }

@@ -13,6 +13,8 @@ struct Plan: Sendable {
   var suite: Bool
   /// Seeds per strategy when counting schedules until a flaw is found.
   var explorationSeeds = 9
+  /// How long the fact client waits on a silent server in section 8.
+  var clientWait: Duration = .seconds(3)
 
   static let full = Plan(
     runs: 5, iterations: 10_000, overheadTasks: 100_000, sleep: .seconds(1),
@@ -21,7 +23,7 @@ struct Plan: Sendable {
   static let quick = Plan(
     runs: 2, iterations: 200, overheadTasks: 10_000, sleep: .milliseconds(200),
     scaleSizes: [1_000, 10_000], presses: 50, idle: .seconds(1), suite: false,
-    explorationSeeds: 3)
+    explorationSeeds: 3, clientWait: .seconds(1))
 
   var configuration: String {
     #if DEBUG
@@ -97,6 +99,7 @@ struct Report: Sendable {
   var app: [AppRun] = []
   var suite: [SuiteRun] = []
   var exploration: ExplorationFigures?
+  var client: ClientFigures?
 
   /// What must hold for the run to pass: correctness, not speed.
   func problems() -> [String] {
@@ -139,6 +142,7 @@ struct Report: Sendable {
     lines += appSection()
     lines += suiteSection()
     lines += explorationSection()
+    lines += clientSection()
     return lines.joined(separator: "\n") + "\n"
   }
 
@@ -201,6 +205,48 @@ struct Report: Sendable {
       "",
       "Ratio, provider to `Task { }`: **\(overhead.ratios.formatted(3))** (target ≤ 1.05: "
         + (overhead.ratios.median <= 1.05 ? "met" : "not met") + ").",
+    ]
+  }
+
+  private func clientSection() -> [String] {
+    guard let client else { return [] }
+    let milliseconds = { (values: [Double]) in Summary(values.map { $0 * 1000 }).formatted(1) }
+    let megabytes = { (values: [Double]) in Summary(values.map { $0 / 1_048_576 }).formatted(1) }
+    let liveCPU = Summary(client.liveWaitCPU)
+    let offlineCPU = Summary(client.offlineCPU)
+    let waiting = liveCPU.median - offlineCPU.median
+    let later = Summary(client.laterAutoSeconds.map { $0 * 1000 })
+    return [
+      "", "## 8. The fact client", "",
+      "The server is a port on 127.0.0.1 that accepts connections and never answers (the "
+        + "kernel completes the handshake; nobody reads the request): a blackholed network. "
+        + "CPU and peak memory are the child's own (`wait4`).", "",
+      "| Run | CPU seconds | Peak RSS, MiB |", "|---|---:|---:|",
+      "| `numberfact fact 5 --source live --timeout \(client.wait.seconds)`, waiting the whole "
+        + "time | \(liveCPU.formatted(3)) | \(megabytes(client.livePeak)) |",
+      "| `numberfact fact 5 --source offline` (baseline: start-up and exit) | "
+        + "\(offlineCPU.formatted(3)) | \(megabytes(client.offlinePeak)) |",
+      "",
+      "CPU used by the wait itself, live minus offline medians: **"
+        + Summary.format(max(waiting, 0), 3) + " s** in \(client.wait.seconds) s (target ≤ 0.02 s: "
+        + (liveCPU.median <= 0.02 || waiting <= 0.02 ? "met" : "not met") + ").", "",
+      "| Start to exit | ms |", "|---|---:|",
+      "| `numberfact fact 5 --source offline` | \(milliseconds(client.offlineWall)) |",
+      "| `/bin/true` (baseline: spawning anything) | \(milliseconds(client.trueWall)) |",
+      "",
+      "`auto` in one process (`NumberFactClient.auto`, timeout a quarter of the wait above):",
+      "",
+      "| Request | ms |", "|---|---:|",
+      "| The first, which meets the silent server and times out | "
+        + "\(milliseconds(client.firstAutoSeconds)) |",
+      "| Each of the next 20, inside the back-off | \(later.formatted(3)) |",
+      "| The same requests to the offline client (baseline) | "
+        + "\(Summary(client.offlineSeconds.map { $0 * 1000 }).formatted(3)) |",
+      "| The first, against a port where nothing listens (refused) | "
+        + "\(milliseconds(client.refusedAutoSeconds)) |",
+      "",
+      "Offline answers inside the back-off: **\(Summary.format(later.median, 3)) ms** "
+        + "(target ≤ 50 ms: " + (later.max <= 50 ? "met" : "not met") + ").",
     ]
   }
 

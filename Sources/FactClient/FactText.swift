@@ -9,9 +9,12 @@ public enum FactText {
   /// - Escape sequences (CSI, OSC, DCS and the other string controls, in 7-bit and 8-bit
   ///   form) are removed whole, so an OSC 52 clipboard write or a title change leaves no
   ///   residue, and `ESC c` cannot reset the terminal.
-  /// - C0 and C1 controls, DEL, and format characters (bidi overrides and isolates,
-  ///   zero-width characters, the byte-order mark) are dropped; they can reorder or hide
-  ///   what a person reads.
+  /// - C0 and C1 controls, DEL, and format characters (bidi overrides, isolates and marks,
+  ///   zero-width spaces, the byte-order mark) are dropped; they can reorder or hide what a
+  ///   person reads. Two kinds of format character are kept where they join what is
+  ///   visible: a zero-width joiner or non-joiner between two non-ASCII letters, marks or
+  ///   symbols (👨‍👩‍👧‍👦 stays one family; Persian and Indic words keep their shape), and the
+  ///   tag characters of a subdivision flag after its black flag (🏴󠁧󠁢󠁳󠁣󠁴󠁿).
   /// - Newlines, tabs and other whitespace become one space between words.
   /// - Text over `maximumLength` characters is cut and ends with "…".
   public static func sanitize(_ text: String, maximumLength: Int = maximumLength) -> String {
@@ -34,7 +37,9 @@ public enum FactText {
         if scalar.properties.isWhitespace {
           pendingSpace = !output.isEmpty
         } else if isInvisible(scalar) {
-          continue
+          let next = index < scalars.count ? scalars[index] : nil
+          guard joinsVisibleText(scalar, after: output.last, before: next) else { continue }
+          output.append(scalar)
         } else {
           if pendingSpace { output.append(" ") }
           pendingSpace = false
@@ -47,6 +52,36 @@ public enum FactText {
     guard maximumLength > 0, result.count > maximumLength else { return result }
     let cut = result.prefix(maximumLength - 1)
     return cut.trimmingTrailingSpaces() + "…"
+  }
+
+  /// Whether an invisible `scalar` is part of what surrounds it rather than a way to hide
+  /// or reorder it.
+  private static func joinsVisibleText(
+    _ scalar: Unicode.Scalar, after previous: Unicode.Scalar?, before next: Unicode.Scalar?
+  ) -> Bool {
+    switch scalar.value {
+    case 0x200C, 0x200D:  // zero-width non-joiner and joiner
+      guard let previous, let next else { return false }
+      return isJoinable(previous) && isJoinable(next)
+    case 0xE0020...0xE007F:  // tags: only inside a flag's tag sequence
+      guard let previous else { return false }
+      return previous.value == 0x1F3F4 || (0xE0020...0xE007E).contains(previous.value)
+    default:
+      return false
+    }
+  }
+
+  /// A scalar a joiner may stand next to: a non-ASCII letter, mark or symbol (emoji, their
+  /// skin tones and variation selectors included). Never ASCII, where a joiner only hides.
+  private static func isJoinable(_ scalar: Unicode.Scalar) -> Bool {
+    guard scalar.value >= 0x80 else { return false }
+    switch scalar.properties.generalCategory {
+    case .uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter,
+      .nonspacingMark, .spacingMark, .enclosingMark, .otherSymbol, .modifierSymbol:
+      return true
+    default:
+      return false
+    }
   }
 
   private static func isInvisible(_ scalar: Unicode.Scalar) -> Bool {

@@ -104,7 +104,7 @@ public enum DisplayWidth {
       var kept = String.UnicodeScalarView()
       var marks = 0
       for scalar in scalars {
-        let isMark = of(scalar) == 0 && scalar != scalars.first
+        let isMark = isStackingMark(scalar) && scalar != scalars.first
         if isMark {
           marks += 1
           if marks > limit { continue }
@@ -114,6 +114,20 @@ public enum DisplayWidth {
       result += String(kept)
     }
     return result
+  }
+
+  /// A mark drawn on top of or below its base: what Zalgo text stacks. Variation
+  /// selectors, joiners and emoji modifiers shape a character instead, so they are not
+  /// limited: an emoji family keeps every member.
+  private static func isStackingMark(_ scalar: Unicode.Scalar) -> Bool {
+    switch scalar.value {
+    case 0xFE00...0xFE0F, 0xE0100...0xE01EF: return false
+    default: break
+    }
+    switch scalar.properties.generalCategory {
+    case .nonspacingMark, .enclosingMark: return true
+    default: return false
+    }
   }
 
   private static let wideRanges: [ClosedRange<UInt32>] = [

@@ -26,6 +26,29 @@ import Testing
     #expect(FactText.sanitize(input) == expected)
   }
 
+  @Test(arguments: [
+    "👨‍👩‍👧‍👦", "👩🏽‍💻", "🏳️‍🌈", "❤️‍🔥", "👩‍❤️‍💋‍👨", "🇯🇵🇺🇦", "👍🏿", "1️⃣", "🏴󠁧󠁢󠁳󠁣󠁴󠁿",
+    "می‌خواهم",  // Persian: the non-joiner keeps "mi" apart from the verb
+    "क्‍ष",  // Devanagari: the joiner asks for a half form
+    "日本語", "e\u{301}", "Z\u{336}\u{301}\u{300}a",
+  ])
+  func keepsWhatJoinsVisibleTextWhole(text: String) {
+    #expect(FactText.sanitize(text) == text)
+    #expect(FactText.sanitize("a \(text) b") == "a \(text) b")
+  }
+
+  @Test(arguments: [
+    ("pay\u{200D}pal", "paypal"),  // between ASCII a joiner only hides
+    ("\u{200D}👨", "👨"), ("👨\u{200D}", "👨"), ("👨 \u{200D} 👩", "👨 👩"),
+    ("👨\u{202E}\u{200D}👩", "👨\u{200D}👩"),
+    ("\u{E0067}\u{E0062}tags alone", "tags alone"),
+    ("a\u{200E}b\u{200F}c\u{061C}d", "abcd"),  // bidi marks
+    ("soft\u{AD}hyphen\u{2060}joiner", "softhyphenjoiner"),
+  ])
+  func dropsJoinersAndTagsThatJoinNothing(input: String, expected: String) {
+    #expect(FactText.sanitize(input) == expected)
+  }
+
   @Test func capsTheLengthWithAnEllipsis() {
     let long = String(repeating: "word ", count: 1_000)
     let text = FactText.sanitize(long)
@@ -44,17 +67,22 @@ import Testing
     var generator = SplitMix64(seed: 0x5EED)
     let alphabet: [Unicode.Scalar] =
       (0...0x20).compactMap(Unicode.Scalar.init) + (0x7F...0xA0).compactMap(Unicode.Scalar.init)
-      + ["[", "]", ";", "\\", "m", "a", "😀", "\u{202E}", "\u{2066}", "\u{200B}"]
+      + ["[", "]", ";", "\\", "m", "a", "😀", "\u{202E}", "\u{2066}", "\u{200B}", "\u{200D}"]
     for _ in 0..<2_000 {
       let length = Int(generator.next() % 64)
       var input = String.UnicodeScalarView()
       for _ in 0..<length { input.append(alphabet[Int(generator.next() % UInt64(alphabet.count))]) }
-      let output = FactText.sanitize(String(input))
-      #expect(
-        !output.unicodeScalars.contains {
-          $0.properties.generalCategory == .control || $0.properties.generalCategory == .format
-        })
-      #expect(!output.hasPrefix(" ") && !output.hasSuffix(" ") && !output.contains("  "))
+      let text = FactText.sanitize(String(input))
+      let output = Array(text.unicodeScalars)
+      #expect(!output.contains { $0.properties.generalCategory == .control })
+      // The one format scalar left is a joiner between two emoji.
+      for (index, scalar) in output.enumerated() where scalar.properties.generalCategory == .format
+      {
+        #expect(scalar == "\u{200D}")
+        #expect(index > 0 && output[index - 1] == "😀")
+        #expect(index + 1 < output.count && output[index + 1] == "😀")
+      }
+      #expect(!text.hasPrefix(" ") && !text.hasSuffix(" ") && !text.contains("  "))
     }
   }
 }

@@ -4,7 +4,8 @@ import Testing
 @Suite struct DisplayWidthTests {
   @Test(arguments: [
     ("a", 1), ("字", 2), ("가", 2), ("Ａ", 2), ("😀", 2), ("👍🏽", 2), ("❤️", 2), ("é", 1),
-    ("e\u{301}", 1), ("\u{200B}", 0), ("…", 1), ("—", 1),
+    ("e\u{301}", 1), ("\u{200B}", 0), ("…", 1), ("—", 1), ("👨‍👩‍👧‍👦", 2), ("👩🏽‍💻", 2),
+    ("🏳️‍🌈", 2), ("🇯🇵", 2), ("🇯🇵🇺🇦", 4), ("🏴󠁧󠁢󠁳󠁣󠁴󠁿", 2), ("日本語", 6),
   ])
   func characterWidth(text: String, width: Int) {
     #expect(DisplayWidth.of(text) == width)
@@ -33,6 +34,12 @@ import Testing
     for line in DisplayWidth.wrap(text, to: width) {
       #expect(DisplayWidth.of(line) <= width)
     }
+  }
+
+  @Test(arguments: ["👨‍👩‍👧‍👦", "👩‍❤️‍💋‍👨", "🏴󠁧󠁢󠁳󠁣󠁴󠁿", "🏳️‍🌈", "1️⃣"])
+  func limitingMarksKeepsEmojiSequencesWhole(emoji: String) {
+    #expect(DisplayWidth.limitingCombiningMarks(emoji) == emoji)
+    #expect(DisplayWidth.wrap("a \(emoji) b", to: 4) == ["a \(emoji)", "b"])
   }
 
   @Test func stackedCombiningMarksAreLimited() {

@@ -204,6 +204,52 @@ struct EndToEndTests {
     )
   }
 
+  /// A blackholed network: the server takes the connection and never answers. The wait
+  /// costs no CPU: no busy poll on the socket.
+  @Test func aSilentServerCostsNoCPUWhileWaiting() async throws {
+    let server = try await FactServer.silent()
+    defer { Task { await server.stop() } }
+    let result = try await runProcess(
+      numberfactBinary,
+      [
+        "fact", "5", "--source", "live", "--timeout", "2", "--base-url",
+        server.baseURL.absoluteString,
+      ])
+    #expect(result.status == 1)
+    #expect(result.stderr == "numberfact: No answer from the fact server within 2 seconds.\n")
+    // Start-up and the request take a few milliseconds; a busy poll would take most of 2 s.
+    #expect(result.cpuSeconds < 0.15)
+  }
+
+  @Test func autoSaysWhyItIsOffline() async throws {
+    let server = try await FactServer.silent()
+    defer { Task { await server.stop() } }
+    let result = try await runProcess(
+      numberfactBinary,
+      [
+        "fact", "1729", "--kind", "math", "--timeout", "0.5", "--base-url",
+        server.baseURL.absoluteString,
+      ])
+    #expect(result.status == 0)
+    #expect(result.stdout.hasPrefix("1729"))
+    #expect(
+      result.stderr
+        == "numberfact: offline fact: 127.0.0.1:\(server.baseURL.port ?? 0) did not answer in 0.5 s\n"
+    )
+  }
+
+  @Test func httpsAgainstAPlainServerIsATLSFailure() async throws {
+    let server = try await FactServer(body: factJSON(text: "A fact."))
+    defer { Task { await server.stop() } }
+    let url = "https://127.0.0.1:\(server.baseURL.port ?? 0)"
+    let result = try await runProcess(
+      numberfactBinary, ["fact", "5", "--source", "live", "--base-url", url])
+    #expect(result.status == 1)
+    #expect(
+      result.stderr
+        == "numberfact: TLS handshake with 127.0.0.1:\(server.baseURL.port ?? 0) failed.\n")
+  }
+
   @Test func serverErrorExitsOneWithTheReason() async throws {
     let server = try await FactServer(status: 500, body: "oops")
     defer { Task { await server.stop() } }

@@ -10,6 +10,8 @@ struct ProcessResult: Sendable {
   var status: Int32
   var stdout: String
   var stderr: String
+  /// User and system CPU time the process used, in seconds.
+  var cpuSeconds: Double = 0
 }
 
 /// Runs `executable` to completion without blocking a thread of the concurrency pool.
@@ -46,21 +48,29 @@ func runProcess(
   let spawned = posix_spawn(&pid, executable.path, &actions, nil, argv, envp)
   guard spawned == 0 else { throw POSIXError(POSIXErrorCode(rawValue: spawned) ?? .EINVAL) }
   let child = pid
-  let status = await withCheckedContinuation { (continuation: CheckedContinuation<Int32, Never>) in
+  let (status, cpu) = await withCheckedContinuation {
+    (continuation: CheckedContinuation<(Int32, Double), Never>) in
     // A thread of its own: blocking one of the few threads tasks run on would stall
     // every other test in the process.
     Thread.detachNewThread {
       var status: Int32 = 0
-      while waitpid(child, &status, 0) == -1, errno == EINTR {}
+      var usage = rusage()
+      while wait4(child, &status, 0, &usage) == -1, errno == EINTR {}
+      let seconds = { (time: timeval) in Double(time.tv_sec) + Double(time.tv_usec) / 1e6 }
       // The exit code, or 128 + the signal, as a shell reports it.
       let signal = status & 0x7F
-      continuation.resume(returning: signal == 0 ? (status >> 8) & 0xFF : 128 + signal)
+      continuation.resume(
+        returning: (
+          signal == 0 ? (status >> 8) & 0xFF : 128 + signal,
+          seconds(usage.ru_utime) + seconds(usage.ru_stime)
+        ))
     }
   }
   return ProcessResult(
     status: status,
     stdout: (try? String(contentsOfFile: base + ".out", encoding: .utf8)) ?? "",
-    stderr: (try? String(contentsOfFile: base + ".err", encoding: .utf8)) ?? "")
+    stderr: (try? String(contentsOfFile: base + ".err", encoding: .utf8)) ?? "",
+    cpuSeconds: cpu)
 }
 
 /// Adds "close every descriptor from 3 up" to `actions`. The glibc call is looked up at run

@@ -1,0 +1,135 @@
+import FactClient
+import FactClientLive
+import Foundation
+import Glibc
+
+/// What section 8 measured: the fact client against a silent network, and the command's
+/// start-up.
+struct ClientFigures: Sendable {
+  let wait: Duration
+  /// CPU seconds of `fact --source live` while its one request waits on a silent server.
+  var liveWaitCPU: [Double] = []
+  /// CPU seconds of `fact --source offline`: start-up and exit alone, the baseline.
+  var offlineCPU: [Double] = []
+  /// Wall seconds of `fact 5 --source offline`, spawn to exit.
+  var offlineWall: [Double] = []
+  /// Wall seconds of `/bin/true`, spawn to exit: the cost of spawning anything.
+  var trueWall: [Double] = []
+  /// Peak resident bytes of `fact 5 --source offline` and of the live wait.
+  var offlinePeak: [Double] = []
+  var livePeak: [Double] = []
+  /// Seconds `auto` took for the request that met the silent server, and for the ones
+  /// after it, inside the back-off.
+  var firstAutoSeconds: [Double] = []
+  var laterAutoSeconds: [Double] = []
+  /// Seconds the offline client takes for the same requests: the baseline for the later ones.
+  var offlineSeconds: [Double] = []
+  /// Seconds `auto` took against a port where nothing listens.
+  var refusedAutoSeconds: [Double] = []
+}
+
+/// A port on 127.0.0.1 that accepts connections and never answers: the kernel completes
+/// each handshake into the backlog and nobody reads the request. A blackholed server, with
+/// no code of ours in the way.
+struct SilentListener: ~Copyable {
+  let fd: Int32
+  let port: Int
+
+  /// Without `listening`, the port is only bound: connecting to it is refused.
+  init(listening: Bool = true) throws {
+    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    self.fd = fd
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    address.sin_port = 0
+    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+    let bound = withUnsafeMutablePointer(to: &address) { pointer in
+      pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+        bind(fd, $0, length) == 0 && (!listening || listen(fd, 128) == 0)
+          && getsockname(fd, $0, &length) == 0
+      }
+    }
+    guard bound else { throw AppDriverError(description: "cannot listen: errno \(errno)") }
+    port = Int(UInt16(bigEndian: address.sin_port))
+  }
+
+  var url: String { "http://127.0.0.1:\(port)" }
+
+  deinit { close(fd) }
+}
+
+/// Runs `binary` with `arguments`, output discarded; wall seconds, CPU seconds, peak bytes.
+func timedRun(_ binary: String, _ arguments: [String]) throws -> (Double, Double, Double) {
+  var actions = posix_spawn_file_actions_t()
+  posix_spawn_file_actions_init(&actions)
+  defer { posix_spawn_file_actions_destroy(&actions) }
+  for fd in Int32(0)...2 {
+    posix_spawn_file_actions_addopen(&actions, fd, "/dev/null", fd == 0 ? O_RDONLY : O_WRONLY, 0)
+  }
+  let argv = ([binary] + arguments).map { strdup($0) } + [nil]
+  defer { for pointer in argv { free(pointer) } }
+  let clock = ContinuousClock()
+  let start = clock.now
+  var pid: pid_t = 0
+  let spawned = posix_spawn(&pid, binary, &actions, nil, argv, environ)
+  guard spawned == 0 else { throw AppDriverError(description: "cannot start \(binary)") }
+  var status: Int32 = 0
+  var usage = rusage()
+  while wait4(pid, &status, 0, &usage) == -1, errno == EINTR {}
+  let wall = (clock.now - start).seconds
+  let seconds = { (time: timeval) in Double(time.tv_sec) + Double(time.tv_usec) / 1e6 }
+  return (wall, seconds(usage.ru_utime) + seconds(usage.ru_stime), Double(usage.ru_maxrss) * 1024)
+}
+
+extension Measure {
+  func clientFigures(_ plan: Plan) async throws -> ClientFigures {
+    let binary = try appBinary()
+    let wait = plan.clientWait
+    var figures = ClientFigures(wait: wait)
+    let silent = try SilentListener()
+    let timeout = String(wait.seconds)
+    for run in 1...plan.runs {
+      let (_, liveCPU, livePeak) = try timedRun(
+        binary, ["fact", "5", "--source", "live", "--timeout", timeout, "--base-url", silent.url])
+      let (_, offlineCPU, _) = try timedRun(binary, ["fact", "5", "--source", "offline"])
+      figures.liveWaitCPU.append(liveCPU)
+      figures.offlineCPU.append(offlineCPU)
+      figures.livePeak.append(livePeak)
+      log(
+        "8. run \(run): live wait \(Summary.format(liveCPU, 3)) s CPU, "
+          + "offline \(Summary.format(offlineCPU, 3)) s CPU")
+      // Start-to-exit: alternate with /bin/true, several each, so both see the same machine.
+      for _ in 0..<10 {
+        let (offlineWall, _, offlinePeak) = try timedRun(
+          binary, ["fact", "5", "--source", "offline"])
+        let (trueWall, _, _) = try timedRun("/bin/true", [])
+        figures.offlineWall.append(offlineWall)
+        figures.offlinePeak.append(offlinePeak)
+        figures.trueWall.append(trueWall)
+      }
+
+      let clock = ContinuousClock()
+      let auto = NumberFactClient.auto(
+        baseURL: URL(string: silent.url)!, timeout: .milliseconds(Int64(wait.seconds * 250)))
+      var start = clock.now
+      _ = try await auto.fact(1, .trivia)
+      figures.firstAutoSeconds.append((clock.now - start).seconds)
+      for number in 2...21 {
+        start = clock.now
+        _ = try await auto.fact(number, .trivia)
+        figures.laterAutoSeconds.append((clock.now - start).seconds)
+        start = clock.now
+        _ = try await NumberFactClient.offline.fact(number, .trivia)
+        figures.offlineSeconds.append((clock.now - start).seconds)
+      }
+      let refused = try SilentListener(listening: false)
+      let refusedURL = URL(string: refused.url)!
+      start = clock.now
+      _ = try await NumberFactClient.auto(baseURL: refusedURL).fact(1, .trivia)
+      figures.refusedAutoSeconds.append((clock.now - start).seconds)
+    }
+    await FactHTTP.shutDown()
+    return figures
+  }
+}

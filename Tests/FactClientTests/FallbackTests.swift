@@ -1,0 +1,124 @@
+import Clocks
+import FactClient
+import Synchronization
+import Testing
+
+/// A primary client whose answers the test sets, counting how often it is asked.
+final class Primary: Sendable {
+  let outcome = Mutex<Result<String, NumberFactError>>(.failure(.timedOut(after: .seconds(5))))
+  let calls = Atomic(0)
+
+  var client: NumberFactClient {
+    NumberFactClient { number, kind in
+      self.calls.add(1, ordering: .relaxed)
+      let text = try self.outcome.withLock { try $0.get() }
+      return NumberFact(number: number, kind: kind, text: text, host: "numbersapi.com")
+    }
+  }
+
+  func set(_ outcome: Result<String, NumberFactError>) {
+    self.outcome.withLock { $0 = outcome }
+  }
+}
+
+@Suite struct FallbackTests {
+  let primary = Primary()
+  let clock = TestClock()
+  let client: NumberFactClient
+
+  init() {
+    client = .fallingBack(
+      from: primary.client, host: "numbersapi.com",
+      policy: FallbackPolicy(firstBackOff: .seconds(15), longestBackOff: .seconds(60)),
+      clock: clock)
+  }
+
+  @Test func aTransportFailureIsAnsweredOfflineWithTheReason() async throws {
+    let fact = try await client.fact(1729, .math)
+    #expect(fact.source == .offline)
+    #expect(fact.offlineReason == "numbersapi.com did not answer in 5 s")
+    #expect(fact.sourceLine == "offline: numbersapi.com did not answer in 5 s")
+    #expect(try await fact.text == NumberFactClient.offline.fact(1729, .math).text)
+  }
+
+  @Test func duringTheBackOffThePrimaryIsNotAsked() async throws {
+    _ = try await client.fact(1, .trivia)
+    await clock.advance(by: .seconds(14))
+    for number in 2...5 {
+      let fact = try await client.fact(number, .trivia)
+      #expect(fact.source == .offline && fact.number == number)
+      #expect(fact.offlineReason == "numbersapi.com did not answer in 5 s")
+    }
+    #expect(primary.calls.load(ordering: .relaxed) == 1)
+  }
+
+  @Test func afterTheBackOffTheNextRequestAsksAgainAndAnAnswerEndsTheFallback() async throws {
+    _ = try await client.fact(1, .trivia)
+    primary.set(.success("Live again."))
+    await clock.advance(by: .seconds(15))
+    let fact = try await client.fact(2, .trivia)
+    #expect(fact.source == .live && fact.text == "Live again.")
+    #expect(fact.sourceLine == "from numbersapi.com")
+    #expect(try await client.fact(3, .trivia).source == .live)
+    #expect(primary.calls.load(ordering: .relaxed) == 3)
+  }
+
+  @Test func eachFailedRetryDoublesTheBackOffUpToTheLongest() async throws {
+    var asked: [Int] = []
+    // Ask once a second for 4 minutes and note the seconds at which the primary is asked.
+    for second in 0..<240 {
+      let before = primary.calls.load(ordering: .relaxed)
+      _ = try await client.fact(second, .trivia)
+      if primary.calls.load(ordering: .relaxed) > before { asked.append(second) }
+      await clock.advance(by: .seconds(1))
+    }
+    // 15, 30, 60, then 60 again: the longest.
+    #expect(asked == [0, 15, 45, 105, 165, 225])
+  }
+
+  @Test func aSuccessResetsTheBackOff() async throws {
+    _ = try await client.fact(1, .trivia)
+    await clock.advance(by: .seconds(15))
+    primary.set(.success("Live."))
+    _ = try await client.fact(1, .trivia)
+    primary.set(.failure(.noNetwork))
+    let fact = try await client.fact(1, .trivia)
+    #expect(fact.offlineReason == "no network")
+    await clock.advance(by: .seconds(15))
+    _ = try await client.fact(1, .trivia)
+    #expect(primary.calls.load(ordering: .relaxed) == 4)
+  }
+
+  @Test(arguments: [
+    (NumberFactError.unreachable(host: "numbersapi.com"), "cannot reach numbersapi.com"),
+    (.connectionLost, "the connection to numbersapi.com was lost"),
+    (.tlsFailed(host: "numbersapi.com"), "TLS handshake with numbersapi.com failed"),
+    (.noNetwork, "no network"),
+    (.timedOut(after: .milliseconds(1_500)), "numbersapi.com did not answer in 1.5 s"),
+  ])
+  func eachTransportFailureSaysWhy(error: NumberFactError, reason: String) async throws {
+    primary.set(.failure(error))
+    #expect(try await client.fact(7, .year).offlineReason == reason)
+  }
+
+  @Test(arguments: [
+    NumberFactError.httpStatus(500), .malformedResponse(reason: "not a JSON fact"),
+    .responseTooLarge(limit: 65_536),
+  ])
+  func answersThatAreWrongAreThrownAndStartNoFallback(error: NumberFactError) async throws {
+    primary.set(.failure(error))
+    await #expect(throws: error) { try await client.fact(7, .year) }
+    primary.set(.success("Live."))
+    #expect(try await client.fact(7, .year).source == .live)
+  }
+
+  @Test func aCancelledRequestThrowsCancellationAndStartsNoFallback() async throws {
+    let task = Task {
+      withUnsafeCurrentTask { $0?.cancel() }
+      return try await client.fact(7, .year)
+    }
+    await #expect(throws: CancellationError.self) { try await task.value }
+    primary.set(.success("Live."))
+    #expect(try await client.fact(7, .year).source == .live)
+  }
+}
