@@ -19,18 +19,80 @@ public struct NumberFactClient: Sendable {
   /// when the calling task is cancelled.
   public var fact: @Sendable (_ number: Int, _ kind: FactKind) async throws -> NumberFact
 
-  /// Creates a client from its one operation.
+  /// Returns a fact of the given kind about a number the client picks, within `range` when
+  /// one is given; the fact's `number` says which.
+  public var random:
+    @Sendable (_ kind: FactKind, _ range: ClosedRange<Int>?) async throws -> NumberFact
+
+  /// Returns a fact of the given kind about each of `numbers`, in the same order.
+  public var facts: @Sendable (_ numbers: [Int], _ kind: FactKind) async throws -> [NumberFact]
+
+  /// Creates a client from its operations.
+  ///
+  /// - Parameters:
+  ///   - fact: One fact about one number.
+  ///   - random: A fact about a random number. By default, a number drawn from the range
+  ///     (or ``FactKind/randomRange``) with the system's generator, then `fact`.
+  ///   - facts: Facts about several numbers. By default, `fact` for each, one after another.
   public init(
-    fact: @escaping @Sendable (_ number: Int, _ kind: FactKind) async throws -> NumberFact
+    fact: @escaping @Sendable (_ number: Int, _ kind: FactKind) async throws -> NumberFact,
+    random: (@Sendable (_ kind: FactKind, _ range: ClosedRange<Int>?) async throws -> NumberFact)? =
+      nil,
+    facts: (@Sendable (_ numbers: [Int], _ kind: FactKind) async throws -> [NumberFact])? = nil
   ) {
     self.fact = fact
+    self.random =
+      random ?? { kind, range in
+        try await fact(Int.random(in: range ?? kind.randomRange), kind)
+      }
+    self.facts =
+      facts ?? { numbers, kind in
+        var facts: [NumberFact] = []
+        facts.reserveCapacity(numbers.count)
+        for number in numbers {
+          try Task.checkCancellation()
+          facts.append(try await fact(number, kind))
+        }
+        return facts
+      }
+  }
+}
+
+extension FactKind {
+  /// Where a random fact's number comes from when no range is given: the days of a leap
+  /// year for dates, years since 1 AD for years, 0 to 1,000 otherwise.
+  public var randomRange: ClosedRange<Int> {
+    switch self {
+    case .date: 1...366
+    case .year: 1...2025
+    case .trivia, .math: 0...1_000
+    }
   }
 }
 
 extension NumberFactClient {
-  /// Facts computed locally: deterministic, instant, for every `Int` and kind.
-  public static let offline = Self { number, kind in
-    OfflineFacts.fact(number, kind)
+  /// Facts computed locally: deterministic, instant, for every `Int` and kind. Random
+  /// numbers come from the system's generator.
+  public static let offline = offline(random: { Int.random(in: $0) })
+
+  /// Facts computed locally, with random numbers drawn by `random`: pass a seeded draw and a
+  /// test's random facts are the same every run.
+  ///
+  /// - Parameter random: Returns a number in the range it is given.
+  public static func offline(random: @escaping @Sendable (ClosedRange<Int>) -> Int) -> Self {
+    Self(
+      fact: { number, kind in OfflineFacts.fact(number, kind) },
+      random: { kind, range in
+        let range = range ?? kind.randomRange
+        let number = min(max(random(range), range.lowerBound), range.upperBound)
+        return OfflineFacts.fact(number, kind)
+      },
+      facts: { numbers, kind in
+        try numbers.map { number in
+          try Task.checkCancellation()
+          return OfflineFacts.fact(number, kind)
+        }
+      })
   }
 }
 
@@ -106,20 +168,40 @@ extension NumberFactClient {
     clock: any Clock<Duration> = ContinuousClock()
   ) -> Self {
     let fallback = Fallback(policy: policy, clock: clock)
-    return Self { number, kind in
-      if let reason = fallback.reasonToSkip() {
-        return try await offline.fact(number, kind).givenOffline(because: reason, host: host)
-      }
+    /// Runs `live`, or `stand-in` when the network is known to be down or fails now.
+    @Sendable func attempt<T>(
+      _ live: () async throws -> T, _ standIn: () async throws -> T,
+      _ mark: (T, NumberFactError) -> T
+    ) async throws -> T {
+      if let reason = fallback.reasonToSkip() { return mark(try await standIn(), reason) }
       do {
-        let fact = try await primary.fact(number, kind)
+        let value = try await live()
         fallback.succeeded()
-        return fact
+        return value
       } catch let error as NumberFactError where error.isTransportFailure {
         try Task.checkCancellation()
         fallback.failed(error)
-        return try await offline.fact(number, kind).givenOffline(because: error, host: host)
+        return mark(try await standIn(), error)
       }
     }
+    let one = { @Sendable (fact: NumberFact, error: NumberFactError) in
+      fact.givenOffline(because: error, host: host)
+    }
+    return Self(
+      fact: { number, kind in
+        try await attempt(
+          { try await primary.fact(number, kind) }, { try await offline.fact(number, kind) }, one)
+      },
+      random: { kind, range in
+        try await attempt(
+          { try await primary.random(kind, range) }, { try await offline.random(kind, range) },
+          one)
+      },
+      facts: { numbers, kind in
+        try await attempt(
+          { try await primary.facts(numbers, kind) }, { try await offline.facts(numbers, kind) },
+          { facts, error in facts.map { one($0, error) } })
+      })
   }
 }
 

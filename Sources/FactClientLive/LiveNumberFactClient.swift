@@ -30,16 +30,115 @@ extension NumberFactClient {
     baseURL: URL = defaultBaseURL,
     timeout: Duration = .seconds(5)
   ) -> Self {
-    Self { number, kind in
-      guard let url = factURL(baseURL: baseURL, number: number, kind: kind) else {
+    let host = hostName(baseURL)
+    /// One GET of `path` (after the base URL's own), decoded by `decode`.
+    @Sendable func get<T>(
+      _ path: String, query: [String] = [], _ decode: (Data) throws -> T
+    ) async throws -> T {
+      guard let url = requestURL(baseURL: baseURL, path: path, query: query) else {
         throw NumberFactError.invalidURL(baseURL.absoluteString)
       }
       let (status, body) = try await FactHTTP.get(url, timeout: timeout, limit: maximumBodySize)
       guard status == 200 else { throw NumberFactError.httpStatus(status) }
-      var fact = try decodeFact(body, number: number, kind: kind)
-      fact.host = hostName(baseURL)
-      return fact
+      return try decode(body)
     }
+    @Sendable func one(_ number: Int, _ kind: FactKind) async throws -> NumberFact {
+      try await get(factPath(number, kind)) { body in
+        var fact = try decodeFact(body, number: number, kind: kind)
+        fact.host = host
+        return fact
+      }
+    }
+    return Self(
+      fact: one,
+      random: { kind, range in
+        var query: [String] = []
+        if let range { query = ["min=\(range.lowerBound)", "max=\(range.upperBound)"] }
+        return try await get("random/\(kind.rawValue)", query: query) { body in
+          guard let number = decodeNumber(body) else {
+            throw NumberFactError.malformedResponse(reason: "no number in a random fact")
+          }
+          var fact = try decodeFact(body, number: number, kind: kind)
+          fact.host = host
+          return fact
+        }
+      },
+      facts: { numbers, kind in
+        // Dates have no batch form on the wire; a batch of one is answered as a single fact.
+        guard kind != .date, numbers.count > 1 else {
+          var facts: [NumberFact] = []
+          for number in numbers { facts.append(try await one(number, kind)) }
+          return facts
+        }
+        var answers: [Int: NumberFact] = [:]
+        for chunk in batches(of: Array(Set(numbers)).sorted()) {
+          if chunk.count == 1 {
+            answers[chunk[0]] = try await one(chunk[0], kind)
+            continue
+          }
+          let decoded = try await get("\(batchList(chunk))/\(kind.rawValue)") { body in
+            try decodeBatch(body, numbers: chunk, kind: kind)
+          }
+          for var fact in decoded {
+            fact.host = host
+            answers[fact.number] = fact
+          }
+        }
+        return try numbers.map { number in
+          guard let fact = answers[number] else {
+            throw NumberFactError.malformedResponse(reason: "no fact about \(number) in the batch")
+          }
+          return fact
+        }
+      })
+  }
+
+  /// The most numbers one batch request may name: the server's limit.
+  public static let maximumBatchSize = 100
+
+  /// `numbers` (sorted, distinct) in requests of at most ``maximumBatchSize``.
+  static func batches(of numbers: [Int]) -> [[Int]] {
+    stride(from: 0, to: numbers.count, by: maximumBatchSize).map {
+      Array(numbers[$0..<min($0 + maximumBatchSize, numbers.count)])
+    }
+  }
+
+  /// "1..5,10,12": runs of consecutive numbers as ranges. `numbers` sorted and distinct.
+  static func batchList(_ numbers: [Int]) -> String {
+    var parts: [String] = []
+    var index = 0
+    while index < numbers.count {
+      var end = index
+      while end + 1 < numbers.count, numbers[end] != .max, numbers[end + 1] == numbers[end] + 1 {
+        end += 1
+      }
+      parts.append(
+        end - index >= 2 ? "\(numbers[index])..\(numbers[end])" : "\(numbers[index])")
+      if end - index == 1 { parts.append("\(numbers[end])") }
+      index = end + 1
+    }
+    return parts.joined(separator: ",")
+  }
+
+  /// The path of one fact: `{number}/{kind}`, and `{month}/{day}/date` for a day of the year.
+  static func factPath(_ number: Int, _ kind: FactKind) -> String {
+    if kind == .date, let date = FactDate(dayOfYear: number) {
+      return "\(date.month)/\(date.day)/date"
+    }
+    return "\(number)/\(kind.rawValue)"
+  }
+
+  /// `{baseURL}/{path}?json` and the extra query items, or `nil` without a host.
+  static func requestURL(baseURL: URL, path: String, query: [String] = []) -> URL? {
+    guard var components = URLComponents(url: baseURL, resolvingAgainstBaseURL: false),
+      components.host?.isEmpty == false
+    else { return nil }
+    var prefix = components.path
+    while prefix.hasSuffix("/") { prefix.removeLast() }
+    components.path = "\(prefix)/\(path)"
+    components.percentEncodedQuery = (["json"] + query).joined(separator: "&")
+    components.fragment = nil
+    return components.url
   }
 
   /// Asks the server, and answers from ``offline`` when the network fails, with the reason:
@@ -63,47 +162,106 @@ extension NumberFactClient {
     return port == usual ? host : "\(host):\(port)"
   }
 
-  /// The request URL for a fact: `{baseURL}/{number}/{kind}?json`.
+  /// The request URL for a fact: `{baseURL}/{number}/{kind}?json`, and
+  /// `{baseURL}/{month}/{day}/date?json` for a day of the year.
   public static func factURL(baseURL: URL, number: Int, kind: FactKind) -> URL? {
-    guard var components = URLComponents(url: baseURL, resolvingAgainstBaseURL: false),
-      components.host?.isEmpty == false
-    else { return nil }
-    var path = components.path
-    while path.hasSuffix("/") { path.removeLast() }
-    components.path = "\(path)/\(number)/\(kind.rawValue)"
-    components.percentEncodedQuery = "json"
-    components.fragment = nil
-    return components.url
+    requestURL(baseURL: baseURL, path: factPath(number, kind))
   }
 
-  /// Reads a numbersapi JSON answer. Only `text` and `found` are used: `number` comes back
-  /// as an integer, a string or a float depending on the number, and we know which number
-  /// we asked for.
+  /// Reads a numbersapi JSON answer about `number`.
   static func decodeFact(_ body: Data, number: Int, kind: FactKind) throws -> NumberFact {
-    struct Answer: Decodable {
-      var text: String
-      var found: Bool
-
-      enum CodingKeys: CodingKey { case text, found }
-
-      init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        text = try container.decode(String.self, forKey: .text)
-        found = (try? container.decode(Bool.self, forKey: .found)) ?? true
-      }
-    }
     guard !body.isEmpty else { throw NumberFactError.malformedResponse(reason: "empty body") }
-    // Invalid UTF-8 becomes U+FFFD instead of failing the whole answer.
-    let repaired = Data(String(decoding: body, as: UTF8.self).utf8)
     let answer: Answer
     do {
-      answer = try JSONDecoder().decode(Answer.self, from: repaired)
+      answer = try JSONDecoder().decode(Answer.self, from: repaired(body))
     } catch {
       throw NumberFactError.malformedResponse(reason: "not a JSON fact")
     }
-    let text = FactText.sanitize(answer.text)
-    guard !text.isEmpty else { throw NumberFactError.malformedResponse(reason: "empty text") }
-    return NumberFact(number: number, kind: kind, text: text, found: answer.found, source: .live)
+    return try answer.fact(number: number, kind: kind)
+  }
+
+  /// Reads a batch answer: an object keyed by number, each value a fact object (or, from
+  /// servers that ignore `json`, the text alone).
+  static func decodeBatch(_ body: Data, numbers: [Int], kind: FactKind) throws -> [NumberFact] {
+    guard !body.isEmpty else { throw NumberFactError.malformedResponse(reason: "empty body") }
+    let answers: [String: BatchAnswer]
+    do {
+      answers = try JSONDecoder().decode([String: BatchAnswer].self, from: repaired(body))
+    } catch {
+      throw NumberFactError.malformedResponse(reason: "not a JSON batch of facts")
+    }
+    return try numbers.compactMap { number in
+      try answers["\(number)"].map { try $0.answer.fact(number: number, kind: kind) }
+    }
+  }
+
+  /// The `number` of a fact answer, when it is an integer in any of the shapes the server
+  /// writes: 42, "42", 4.2e1.
+  static func decodeNumber(_ body: Data) -> Int? {
+    struct Numbered: Decodable {
+      var number: Int?
+
+      enum CodingKeys: CodingKey { case number }
+
+      init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        if let value = try? container.decode(Int.self, forKey: .number) {
+          number = value
+        } else if let text = try? container.decode(String.self, forKey: .number) {
+          number = Int(text)
+        } else if let value = try? container.decode(Double.self, forKey: .number),
+          value == value.rounded(), let exact = Int(exactly: value)
+        {
+          number = exact
+        }
+      }
+    }
+    return (try? JSONDecoder().decode(Numbered.self, from: repaired(body)))?.number
+  }
+
+  /// Invalid UTF-8 becomes U+FFFD instead of failing the whole answer.
+  private static func repaired(_ body: Data) -> Data {
+    Data(String(decoding: body, as: UTF8.self).utf8)
+  }
+
+  /// One fact as the server writes it. Only `text` and `found` are read: `number` comes
+  /// back as an integer, a string or a float depending on the number, and we know which
+  /// number we asked for.
+  struct Answer: Decodable {
+    var text: String
+    var found: Bool
+
+    enum CodingKeys: CodingKey { case text, found }
+
+    init(text: String, found: Bool) {
+      self.text = text
+      self.found = found
+    }
+
+    init(from decoder: any Decoder) throws {
+      let container = try decoder.container(keyedBy: CodingKeys.self)
+      text = try container.decode(String.self, forKey: .text)
+      found = (try? container.decode(Bool.self, forKey: .found)) ?? true
+    }
+
+    func fact(number: Int, kind: FactKind) throws -> NumberFact {
+      let text = FactText.sanitize(text)
+      guard !text.isEmpty else { throw NumberFactError.malformedResponse(reason: "empty text") }
+      return NumberFact(number: number, kind: kind, text: text, found: found, source: .live)
+    }
+  }
+
+  /// A batch value: a fact object, or a bare string.
+  struct BatchAnswer: Decodable {
+    var answer: Answer
+
+    init(from decoder: any Decoder) throws {
+      if let text = try? decoder.singleValueContainer().decode(String.self) {
+        answer = Answer(text: text, found: true)
+      } else {
+        answer = try Answer(from: decoder)
+      }
+    }
   }
 }
 

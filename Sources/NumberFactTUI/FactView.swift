@@ -102,8 +102,11 @@ public enum FactView {
       return wrapped("Error: " + safe(message), .error, width)
     }
     if let fact = feature.fact {
+      // A server that knows nothing about a number says so in a sentence of its own;
+      // the source line makes that plain, so it is not read as a fact.
+      let found = fact.found ? "" : " (no fact known about \(fact.number); a stand-in)"
       return wrapped(safe(fact.text), .normal, width) + [Row()]
-        + wrapped("— " + safe(fact.sourceLine), .source, width)
+        + wrapped("— " + safe(fact.sourceLine) + found, .source, width)
     }
     return wrapped(
       "Press f for a \(feature.kind.rawValue) fact about \(feature.count).", .hint, width)

@@ -82,40 +82,150 @@ struct NumberFactCommand: AsyncParsableCommand {
   }
 }
 
-/// Prints one fact and exits: for pipes and scripts.
+/// Prints facts and exits: for pipes and scripts.
 struct Fact: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
-    abstract: "Print one fact about a number.",
+    abstract: "Print facts about numbers, one line each.",
     discussion: """
-      Prints the fact on one line (sanitized: no control characters) and exits 0. On \
-      failure prints the reason to stderr and exits 1. For a negative number, give the \
-      options first, then `--` and the number: numberfact fact --kind year -- -44
+      NUMBERS are integers (42, -7), ranges (1..5), dates with --kind date (2/29), or the \
+      word random (with --min and --max to bound it). Prints one line per number, in the \
+      order given, sanitized (no control characters), and exits 0. On failure prints the \
+      reason to stderr and exits 1. With --json, one number prints an object and several \
+      print an array.
+        numberfact fact 1729 --kind math
+        numberfact fact 1..5 10 -3
+        numberfact fact --kind date 2/29
+        numberfact fact random --kind year --min 1900 --max 1999
       """
   )
 
-  @Argument(help: "The number to print a fact about.")
-  var number: Int
+  /// The most numbers one command prints.
+  static let maximumCount = 10_000
+
+  // All unrecognized words, so that -7 is a number, not an unknown option.
+  @Argument(parsing: .allUnrecognized, help: "Numbers, ranges (1..5), dates (2/29), or random.")
+  var numbers: [String] = []
 
   @OptionGroup var client: ClientOptions
 
-  @Flag(help: "Print a JSON object: number, kind, text, found, source, and host or offlineReason.")
+  @Option(help: "With random: the smallest number to pick.")
+  var min: Int?
+
+  @Option(help: "With random: the largest number to pick.")
+  var max: Int?
+
+  @Flag(help: "Print JSON: number, kind, text, found, source, and host or offlineReason.")
   var json = false
 
+  /// What the operands ask for.
+  enum Request: Equatable {
+    case numbers([Int], single: Bool)
+    case random(ClosedRange<Int>?)
+  }
+
+  func validate() throws {
+    _ = try request()
+  }
+
+  /// Reads the operands; a message naming the first one that is not a number, range or date.
+  func request() throws -> Request {
+    // `--` still ends the options, as scripts written for earlier versions use it.
+    let numbers = numbers.filter { $0 != "--" }
+    guard !numbers.isEmpty else {
+      throw ValidationError("Give a number, a range such as 1..5, a date such as 2/29, or random.")
+    }
+    if numbers.contains("random") {
+      guard numbers == ["random"] else {
+        throw ValidationError("random stands alone: numberfact fact random --kind math")
+      }
+      switch (min, max) {
+      case (nil, nil): return .random(nil)
+      case (let low?, let high?):
+        guard low <= high else { throw ValidationError("--min \(low) is above --max \(high).") }
+        return .random(low...high)
+      case (let low?, nil): return .random(low...Int.max)
+      case (nil, let high?): return .random(Int.min...high)
+      }
+    }
+    if min != nil || max != nil {
+      throw ValidationError(
+        "--min and --max go with random: numberfact fact random --min 1 --max 9")
+    }
+    var result: [Int] = []
+    for operand in numbers {
+      result += try Self.numbers(in: operand, kind: client.kind)
+      guard result.count <= Self.maximumCount else {
+        throw ValidationError(
+          "That is more than \(Self.maximumCount.formatted()) numbers; ask for fewer at a time.")
+      }
+    }
+    let single = numbers.count == 1 && !numbers[0].contains("..")
+    return .numbers(result, single: single)
+  }
+
+  /// The numbers one operand stands for.
+  static func numbers(in operand: String, kind: FactKind) throws -> [Int] {
+    if let number = Int(operand) { return [number] }
+    if operand.contains("/") {
+      guard let date = FactDate(parsing: operand) else {
+        throw ValidationError(
+          "'\(operand)' is not a date: write month/day, such as 2/29 or 12/31.")
+      }
+      guard kind == .date else {
+        throw ValidationError("'\(operand)' is a date: add --kind date.")
+      }
+      return [date.dayOfYear]
+    }
+    let bounds = operand.components(separatedBy: "..")
+    if bounds.count == 2 {
+      guard let low = Int(bounds[0]), let high = Int(bounds[1]) else {
+        throw ValidationError(
+          "'\(operand)' is not a range of whole numbers: write it as 1..5 or -3..3.")
+      }
+      guard low <= high else {
+        throw ValidationError(
+          "'\(operand)' is empty: put the smaller number first (\(high)..\(low)).")
+      }
+      let (span, overflow) = high.subtractingReportingOverflow(low)
+      guard !overflow, span < maximumCount else {
+        throw ValidationError(
+          "'\(operand)' is more than \(maximumCount.formatted()) numbers; ask for fewer at a time.")
+      }
+      return Array(low...high)
+    }
+    let looksNumeric =
+      operand.contains(where: \.isNumber)
+      && operand.allSatisfy { $0.isNumber || $0 == "-" || $0 == "+" }
+    throw ValidationError(
+      looksNumeric && !operand.isEmpty
+        ? "'\(operand)' does not fit in a 64-bit Int (from \(Int.min) to \(Int.max))."
+        : "'\(operand)' is not a number, a range (1..5), a date (2/29) or random.")
+  }
+
   func run() async throws {
-    let fact: NumberFact
+    let request = try request()
+    let facts: [NumberFact]
+    let factClient = client.makeClient()
     do {
-      fact = try await client.makeClient().fact(number, client.kind)
+      switch request {
+      case .random(let range): facts = [try await factClient.random(client.kind, range)]
+      case .numbers(let numbers, _): facts = try await factClient.facts(numbers, client.kind)
+      }
     } catch {
       printError(NumberFactFeature.message(for: error))
       throw ExitCode.failure
     }
     if json {
-      print(try FactJSON(fact).encoded())
+      if case .numbers(_, single: false) = request {
+        print(try FactJSON.encoded(facts.map(FactJSON.init)))
+      } else if let fact = facts.first {
+        print(try FactJSON.encoded(FactJSON(fact)))
+      }
     } else {
-      print(fact.text)
+      print(facts.map(\.text).joined(separator: "\n"))
     }
-    if fact.source == .offline, let reason = fact.offlineReason {
-      printError("offline fact: \(reason)")
+    if let reason = facts.lazy.compactMap(\.offlineReason).first {
+      printError("offline \(facts.count == 1 ? "fact" : "facts"): \(reason)")
     }
   }
 }
@@ -184,10 +294,11 @@ struct FactJSON: Encodable {
     offlineReason = fact.offlineReason
   }
 
-  func encoded() throws -> String {
+  /// One line of JSON, keys sorted.
+  static func encoded(_ value: some Encodable) throws -> String {
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-    return String(decoding: try encoder.encode(self), as: UTF8.self)
+    return String(decoding: try encoder.encode(value), as: UTF8.self)
   }
 }
 

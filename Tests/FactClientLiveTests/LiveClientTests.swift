@@ -106,14 +106,23 @@ import Testing
     #expect(fact.text == "7 is reddesrever and safe.")
   }
 
-  @Test(arguments: [(-5, FactKind.trivia), (0, .math), (366, .date), (-44, .year), (.max, .math)])
-  func requestURLIsNumberThenKindThenJSON(number: Int, kind: FactKind) async throws {
+  @Test(arguments: [
+    (-5, FactKind.trivia, "/-5/trivia"), (0, .math, "/0/math"), (-44, .year, "/-44/year"),
+    (.max, .math, "/9223372036854775807/math"),
+    // A day of the year goes on the wire as month and day.
+    (366, .date, "/12/31/date"), (60, .date, "/2/29/date"), (1, .date, "/1/1/date"),
+    (0, .date, "/0/date"), (400, .date, "/400/date"),
+  ])
+  func requestURLIsNumberThenKindThenJSON(number: Int, kind: FactKind, path: String)
+    async throws
+  {
     let server = try await FactServer(body: factJSON(text: "A fact."))
     defer { Task { await server.stop() } }
-    _ = try await NumberFactClient.live(baseURL: server.baseURL).fact(number, kind)
+    let fact = try await NumberFactClient.live(baseURL: server.baseURL).fact(number, kind)
     let request = try #require(await server.nextRequest())
-    #expect(request.path == "/\(number)/\(kind.rawValue)")
+    #expect(request.path == path)
     #expect(request.query == ["json"])
+    #expect(fact.number == number)
   }
 
   @Test func baseURLPathIsKeptAsAPrefix() throws {

@@ -122,3 +122,62 @@ final class Primary: Sendable {
     #expect(try await client.fact(7, .year).source == .live)
   }
 }
+
+@Suite struct OfflineAPITests {
+  @Test func randomDrawsFromTheInjectedGeneratorWithinTheRange() async throws {
+    let client = NumberFactClient.offline(random: { $0.lowerBound + 7 })
+    let fact = try await client.random(.year, 1900...1999)
+    #expect(fact.number == 1907 && fact.kind == .year && fact.source == .offline)
+    #expect(try await client.random(.date, nil).number == 8)
+  }
+
+  @Test func aGeneratorOutsideTheRangeIsClamped() async throws {
+    let client = NumberFactClient.offline(random: { _ in .max })
+    #expect(try await client.random(.trivia, -5...5).number == 5)
+  }
+
+  @Test func batchesComeBackInOrder() async throws {
+    let numbers = [3, -1, .max, .min, 3]
+    let facts = try await NumberFactClient.offline.facts(numbers, .math)
+    #expect(facts.map(\.number) == numbers)
+  }
+
+  @Test func theDefaultBatchAsksForEachNumberInOrder() async throws {
+    let asked = Mutex<[Int]>([])
+    let client = NumberFactClient { number, kind in
+      asked.withLock { $0.append(number) }
+      return NumberFact(number: number, kind: kind, text: "\(number)")
+    }
+    let facts = try await client.facts([5, 1, 5], .trivia)
+    #expect(facts.map(\.text) == ["5", "1", "5"])
+    #expect(asked.withLock { $0 } == [5, 1, 5])
+  }
+
+  @Test(arguments: [(60, 2, 29), (1, 1, 1), (366, 12, 31), (61, 3, 1), (59, 2, 28)])
+  func daysOfTheYearAreLeapYearDates(dayOfYear: Int, month: Int, day: Int) throws {
+    let date = try #require(FactDate(dayOfYear: dayOfYear))
+    #expect(date.month == month && date.day == day)
+    #expect(FactDate(parsing: "\(month)/\(day)")?.dayOfYear == dayOfYear)
+  }
+
+  @Test(arguments: [
+    "2/30", "4/31", "13/1", "0/5", "1/0", "1/", "/1", "1/1/1", "x/y", "001/1", "-1/5",
+  ])
+  func impossibleDatesAreRefused(text: String) {
+    #expect(FactDate(parsing: text) == nil)
+  }
+
+  @Test func fallingBackCoversRandomAndBatches() async throws {
+    let down = NumberFactClient(
+      fact: { _, _ in throw NumberFactError.noNetwork },
+      random: { _, _ in throw NumberFactError.noNetwork },
+      facts: { _, _ in throw NumberFactError.noNetwork })
+    let client = NumberFactClient.fallingBack(
+      from: down, host: "numbersapi.com",
+      to: .offline(random: { $0.lowerBound }))
+    let random = try await client.random(.math, 10...20)
+    #expect(random.number == 10 && random.offlineReason == "no network")
+    let facts = try await client.facts([1, 2], .math)
+    #expect(facts.allSatisfy { $0.offlineReason == "no network" })
+  }
+}

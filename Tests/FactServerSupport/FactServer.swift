@@ -12,7 +12,10 @@ import Foundation
 public final class FactServer: Sendable {
   public struct Request: Sendable {
     public var path: String
+    /// The query's names, in order.
     public var query: [String]
+    /// The query's values by name.
+    public var values: [String: String] = [:]
   }
 
   public let baseURL: URL
@@ -25,7 +28,11 @@ public final class FactServer: Sendable {
     let respond: @Sendable (HTTPRequest) async throws -> HTTPResponse
 
     func handleRequest(_ request: HTTPRequest) async throws -> HTTPResponse {
-      announce.yield(Request(path: request.path, query: request.query.map(\.name)))
+      announce.yield(
+        Request(
+          path: request.path, query: request.query.map(\.name),
+          values: Dictionary(
+            request.query.map { ($0.name, $0.value) }, uniquingKeysWith: { first, _ in first })))
       return try await respond(request)
     }
   }

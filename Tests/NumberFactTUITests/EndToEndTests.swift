@@ -297,13 +297,48 @@ struct EndToEndTests {
     #expect(result.stderr.hasPrefix("Error: "))
   }
 
-  @Test func negativeNumberBeforeTheOptionsEndGetsAHint() async throws {
-    let result = try await runProcess(numberfactBinary, ["fact", "-5"])
+  @Test(arguments: [
+    ["fact", "-5", "--source", "offline"], ["fact", "--source", "offline", "-5"],
+    ["fact", "--source", "offline", "--", "-5"],
+  ])
+  func negativeNumbersWorkAnywhere(arguments: [String]) async throws {
+    let result = try await runProcess(numberfactBinary, arguments)
+    #expect(result.status == 0)
+    #expect(result.stdout.hasPrefix("-5 is 5 below zero."))
+  }
+
+  @Test func batchesPrintOneLinePerNumberInOrder() async throws {
+    let result = try await runProcess(
+      numberfactBinary, ["fact", "3..5", "10", "-3", "--source", "offline", "--kind", "math"])
+    #expect(result.status == 0)
+    let lines = result.stdout.split(separator: "\n")
+    #expect(lines.map { $0.prefix(while: { $0 != " " }) } == ["3", "4", "5", "10", "-3"])
+  }
+
+  @Test(arguments: [
+    (["fact", "5..1"], "Error: '5..1' is empty: put the smaller number first (1..5)."),
+    (
+      ["fact", "1..20000"],
+      "Error: '1..20000' is more than 10,000 numbers; ask for fewer at a time."
+    ),
+    (["fact", "2/29"], "Error: '2/29' is a date: add --kind date."),
+    (
+      ["fact", "--kind", "date", "2/30"],
+      "Error: '2/30' is not a date: write month/day, such as 2/29 or 12/31."
+    ),
+    (
+      ["fact", "99999999999999999999"], "Error: '99999999999999999999' does not fit in a 64-bit Int"
+    ),
+    (["fact", "-x"], "Error: '-x' is not a number, a range (1..5), a date (2/29) or random."),
+    (["fact", "random", "5"], "Error: random stands alone: numberfact fact random --kind math"),
+    (["fact", "3", "--min", "1"], "Error: --min and --max go with random"),
+  ])
+  func badOperandsSayWhatIsWrong(arguments: [String], message: String) async throws {
+    let result = try await runProcess(numberfactBinary, arguments + ["--source", "offline"])
     #expect(result.status == 64)
     #expect(result.stdout.isEmpty)
-    #expect(
-      result.stderr.hasPrefix(
-        "Error: '-5' looks like an option. Give the options first, then -- and the number:"))
+    #expect(result.stderr.hasPrefix(message))
+    #expect(result.stderr.contains("Usage: numberfact fact"))
   }
 
   @Test func extremeNumbersWork() async throws {

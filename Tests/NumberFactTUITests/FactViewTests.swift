@@ -63,6 +63,24 @@ import Testing
     #expect(frame.lines[1].hasPrefix(start))
   }
 
+  @Test func aFactTheServerDidNotFindIsMarked() {
+    var state = Screen.fact.state
+    state.feature.fact?.found = false
+    let frame = FactView.frame(for: state, size: TerminalSize(rows: 12, columns: 80))
+    #expect(frame.lines.contains("  — from numbersapi.com (no fact known about 42; a stand-in)"))
+    #expect(
+      !FactView.frame(for: Screen.fact.state, size: TerminalSize(rows: 12, columns: 80))
+        .lines.joined().contains("stand-in"))
+  }
+
+  @Test func anOfflineFactSaysWhy() {
+    var state = Screen.fact.state
+    state.feature.fact?.source = .offline
+    state.feature.fact?.offlineReason = "numbersapi.com did not answer in 5 s"
+    let frame = FactView.frame(for: state, size: TerminalSize(rows: 12, columns: 80))
+    #expect(frame.lines.contains("  — offline: numbersapi.com did not answer in 5 s"))
+  }
+
   @Test func fullLayoutOfAFact() {
     let frame = FactView.frame(
       for: Screen.fact.state, size: TerminalSize(rows: 12, columns: 50))
