@@ -18,48 +18,196 @@ enum OfflineFacts {
 
   static func math(_ n: Int) -> String {
     let m = UInt64(n.magnitude)
-    let parity = m % 2 == 0 ? "even" : "odd"
-    var sentence: String
-    switch m {
+    switch n {
     case 0:
       return "0 is even, neither prime nor composite, and neither positive nor negative."
     case 1:
-      sentence = "\(n) is odd and a unit: neither prime nor composite"
-    default:
-      if n > 0, NumberTheory.isPrime(m) {
-        sentence = "\(n) is odd and prime"
-        if m == 2 { sentence = "2 is the only even prime" }
-      } else if n < 0, NumberTheory.isPrime(m) {
-        sentence = "\(n) is \(parity), and its magnitude \(m) is prime"
-      } else {
-        let factors = NumberTheory.factorize(m).map { factor in
-          factor.exponent == 1
-            ? "\(factor.prime)" : "\(factor.prime)\(NumberTheory.superscript(factor.exponent))"
-        }.joined(separator: " × ")
-        sentence = "\(n) is \(parity) and factors as \(n < 0 ? "−1 × " : "")\(factors)"
+      return "1 is odd and a unit: neither prime nor composite, and it divides every number."
+    case -1:
+      return "-1 is odd and a unit: its own inverse, since −1 × −1 = 1."
+    default: break
+    }
+    let prime = NumberTheory.isPrime(m)
+    var phrases = remarkable(m)
+    if n == .max {
+      phrases.insert(Phrase("the largest 64-bit Int (2⁶³ − 1)"), at: 0)
+    }
+    if n == .min {
+      // Being 2⁶³ is said once, here.
+      phrases =
+        [Phrase("2⁶³, one more than the largest 64-bit Int")]
+        + phrases.filter { !$0.long.hasPrefix("a power of two") }
+    }
+    let parity = m % 2 == 0 ? "even" : "odd"
+    let headline = phrases.first?.long ?? (prime ? "odd and prime" : parity)
+    var sentences: [String] = []
+    if n < 0 {
+      sentences.append("\(n) is negative and \(parity); its magnitude \(m) is \(headline).")
+    } else {
+      sentences.append("\(n) is \(headline).")
+    }
+    let others = phrases.dropFirst().prefix(3).map(\.short)
+    if !others.isEmpty {
+      sentences.append("\(n < 0 ? "\(m)" : "It") is also \(list(others)).")
+    }
+    if !prime {
+      let factors = NumberTheory.factorize(m).map { factor in
+        factor.exponent == 1
+          ? "\(factor.prime)" : "\(factor.prime)\(NumberTheory.superscript(factor.exponent))"
+      }.joined(separator: " × ")
+      sentences.append("It factors as \(n < 0 ? "−1 × " : "")\(factors).")
+    } else if !phrases.prefix(4).contains(where: { $0.long.contains("prime") }) {
+      sentences.append("It is prime.")
+    }
+    return sentences.joined(separator: " ")
+  }
+
+  /// A property: how a headline says it, and how a list of further properties does.
+  struct Phrase {
+    let long: String
+    let short: String
+
+    init(_ long: String, short: String? = nil) {
+      self.long = long
+      self.short = short ?? long
+    }
+  }
+
+  /// What is remarkable about `m` (≥ 2), rarest first.
+  static func remarkable(_ m: UInt64) -> [Phrase] {
+    var phrases: [Phrase] = []
+    let sum = NumberTheory.properDivisorSum(m)
+    if sum == UInt128(m) {
+      phrases.append(
+        Phrase(
+          "a perfect number: it is the sum of its proper divisors",
+          short: "a perfect number"))
+    }
+    let cubes = NumberTheory.sumsOfTwoCubes(m)
+    if cubes.count >= 2 {
+      let ways = list(cubes.map { "\($0.0)³ + \($0.1)³" })
+      let count = cubes.count == 2 ? "two" : "\(cubes.count)"
+      phrases.append(
+        m == 1729
+          ? Phrase(
+            "the smallest number that is a sum of two cubes in two ways, \(ways): "
+              + "the taxicab number of Hardy and Ramanujan",
+            short: "the smallest sum of two cubes in two ways (\(ways))")
+          : Phrase(
+            "a sum of two cubes in \(count) ways: \(ways)",
+            short: "a sum of two cubes in \(count) ways (\(ways))"))
+    }
+    let prime = NumberTheory.isPrime(m)
+    if m == 2 { phrases.append(Phrase("the only even prime")) }
+    if prime, let exponent = mersenneExponent(m) {
+      phrases.append(Phrase("a Mersenne prime, 2\(NumberTheory.superscript(exponent)) − 1"))
+    }
+    if m >= 6, let k = NumberTheory.factorials.firstIndex(of: m) {
+      phrases.append(Phrase("\(k)!, the product 1 × 2 × … × \(k)", short: "\(k)!"))
+    }
+    if m >= 5, let k = NumberTheory.catalan.lastIndex(of: m) {
+      phrases.append(
+        Phrase(
+          "the Catalan number C\(k): there are \(m) ways to bracket a product of \(k + 1) factors",
+          short: "the Catalan number C\(k)"))
+    }
+    if m == 6174 || m == 495 {
+      let digits = m == 6174 ? "four" : "three"
+      phrases.append(
+        Phrase(
+          "Kaprekar's \(digits)-digit constant: sort a \(digits)-digit number's digits down and "
+            + "up, subtract, repeat, and almost every start ends here",
+          short: "Kaprekar's \(digits)-digit constant"))
+    } else if let split = NumberTheory.kaprekarSplit(m) {
+      phrases.append(
+        Phrase(
+          "a Kaprekar number: \(m)² = \(UInt128(m) * UInt128(m)), and \(split.left) + \(split.right) = \(m)",
+          short: "a Kaprekar number (\(split.left) + \(split.right) = \(m), from \(m)²)"))
+    }
+    if let index = NumberTheory.fibonacciIndex(m) {
+      phrases.append(Phrase("the \(NumberTheory.ordinal(UInt64(index))) Fibonacci number"))
+    }
+    if let (base, exponent) = NumberTheory.perfectPower(m) {
+      let power = "\(base)\(NumberTheory.superscript(exponent))"
+      switch exponent {
+      case 2: phrases.append(Phrase("a perfect square (\(power))"))
+      case 3: phrases.append(Phrase("a perfect cube (\(power))"))
+      default:
+        phrases.append(
+          Phrase(base == 2 ? "a power of two (\(power))" : "a perfect power (\(power))"))
+        // 64 is also 8² and 4³.
+        if exponent % 2 == 0, let root = NumberTheory.power(base, exponent / 2) {
+          phrases.append(Phrase("a perfect square (\(root)²)"))
+        }
+        if exponent % 3 == 0, let root = NumberTheory.power(base, exponent / 3) {
+          phrases.append(Phrase("a perfect cube (\(root)³)"))
+        }
       }
     }
-    var extras: [String] = []
-    if n > 1 {
-      let root = NumberTheory.squareRoot(m)
-      if root * root == m { extras.append("a perfect square (\(root)²)") }
+    if prime {
+      var kinds: [Phrase] = []
+      if m <= UInt64.max / 2, NumberTheory.isPrime(2 * m + 1) {
+        kinds.append(
+          Phrase(
+            "a Sophie Germain prime: 2 × \(m) + 1 = \(2 * m + 1) is prime too",
+            short: "a Sophie Germain prime (2 × \(m) + 1 = \(2 * m + 1) is prime)"))
+      }
+      if m > 5, m % 2 == 1, NumberTheory.isPrime((m - 1) / 2) {
+        kinds.append(
+          Phrase(
+            "a safe prime: (\(m) − 1) / 2 = \((m - 1) / 2) is prime too",
+            short: "a safe prime ((\(m) − 1) / 2 = \((m - 1) / 2) is prime)"))
+      }
+      let twins = [m >= 4 ? m - 2 : nil, m <= .max - 2 ? m + 2 : nil].compactMap { $0 }
+        .filter(NumberTheory.isPrime)
+      if let twin = twins.first {
+        kinds.append(Phrase("a twin prime with \(twin)"))
+      }
+      phrases += kinds.isEmpty && m != 2 && mersenneExponent(m) == nil ? [Phrase("prime")] : kinds
     }
-    let cubeRoot = NumberTheory.cubeRoot(m)
-    if m > 1, cubeRoot * cubeRoot * cubeRoot == m {
-      extras.append("a perfect cube (\(n < 0 ? "−" : "")\(cubeRoot)³)")
+    if m >= 11, NumberTheory.isPalindrome(m) {
+      phrases.append(Phrase("a palindrome: it reads the same backwards", short: "a palindrome"))
     }
-    if n > 1, let index = NumberTheory.fibonacciIndex(m) {
-      extras.append("the \(NumberTheory.ordinal(UInt64(index))) Fibonacci number")
+    if m >= 3, NumberTheory.isPalindrome(m, radix: 2) {
+      let binary = String(m, radix: 2)
+      phrases.append(
+        Phrase(binary.count <= 16 ? "a palindrome in binary (\(binary))" : "a palindrome in binary")
+      )
     }
-    if n > 1, let index = NumberTheory.triangularIndex(m) {
-      extras.append("the \(NumberTheory.ordinal(index)) triangular number (1 + 2 + … + \(index))")
+    if m > 1, let index = NumberTheory.triangularIndex(m) {
+      phrases.append(
+        Phrase(
+          "the \(NumberTheory.ordinal(index)) triangular number: 1 + 2 + … + \(index)",
+          short: "the \(NumberTheory.ordinal(index)) triangular number"))
     }
-    if n == .max { extras.append("the largest 64-bit Int (2⁶³ − 1)") }
-    if n == .min {
-      extras.append("the smallest 64-bit Int (−2⁶³), whose magnitude no Int can hold")
+    if m >= 10, NumberTheory.isHappy(m) {
+      phrases.append(
+        Phrase(
+          "a happy number: sum the squares of its digits, again and again, and you reach 1",
+          short: "a happy number"))
     }
-    guard !extras.isEmpty else { return sentence + "." }
-    return sentence + "; it is also " + list(extras) + "."
+    let digitSum = NumberTheory.digitSum(m)
+    if m >= 10, m % digitSum == 0 {
+      phrases.append(
+        Phrase(
+          "a Harshad number: its digits sum to \(digitSum), which divides it",
+          short: "a Harshad number (divisible by its digit sum, \(digitSum))"))
+    }
+    if sum > UInt128(m) {
+      phrases.append(
+        Phrase(
+          "abundant: its proper divisors add up to \(sum), more than itself",
+          short: "abundant (its proper divisors add up to \(sum))"))
+    }
+    return phrases
+  }
+
+  /// The p with m = 2^p − 1, if there is one.
+  private static func mersenneExponent(_ m: UInt64) -> Int? {
+    guard m < .max else { return 64 }
+    let next = m + 1
+    guard next & (next - 1) == 0 else { return nil }
+    return next.trailingZeroBitCount
   }
 
   // MARK: Trivia
@@ -75,8 +223,8 @@ enum OfflineFacts {
     case .min:
       headline = "\(n) is the smallest 64-bit Int; negating it would overflow."
     default:
-      if n > 1, let index = NumberTheory.fibonacciIndex(m) {
-        headline = "\(n) is the \(NumberTheory.ordinal(UInt64(index))) Fibonacci number."
+      if n > 1, let first = remarkable(m).first {
+        headline = "\(n) is \(first.long)."
       } else if n > 1, NumberTheory.isPrime(m) {
         headline = "\(n) is prime: only 1 and \(n) divide it."
       } else if n > 1, case let root = NumberTheory.squareRoot(m), root * root == m {

@@ -43,20 +43,43 @@ import Testing
     (
       FactKind.math, 0, "0 is even, neither prime nor composite, and neither positive nor negative."
     ),
-    (.math, 2, "2 is the only even prime; it is also the 3rd Fibonacci number."),
-    (.math, 7, "7 is odd and prime."),
+    (
+      .math, 2,
+      "2 is the only even prime. It is also the 3rd Fibonacci number and a Sophie Germain prime (2 × 2 + 1 = 5 is prime)."
+    ),
+    (.math, 97, "97 is prime. It is also a happy number."),
     (
       .math, 36,
-      "36 is even and factors as 2² × 3²; it is also a perfect square (6²) and the 8th triangular number (1 + 2 + … + 8)."
+      "36 is a perfect square (6²). It is also the 8th triangular number, a Harshad number (divisible by its digit sum, 9) and abundant (its proper divisors add up to 55). It factors as 2² × 3²."
     ),
-    (.math, -8, "-8 is even and factors as −1 × 2³; it is also a perfect cube (−2³)."),
+    (
+      .math, -8,
+      "-8 is negative and even; its magnitude 8 is the 6th Fibonacci number. 8 is also a perfect cube (2³). It factors as −1 × 2³."
+    ),
+    (
+      .math, 1729,
+      "1729 is the smallest number that is a sum of two cubes in two ways, 1³ + 12³ and 9³ + 10³: the taxicab number of Hardy and Ramanujan. It is also a Harshad number (divisible by its digit sum, 19). It factors as 7 × 13 × 19."
+    ),
+    (
+      .math, 8128,
+      "8128 is a perfect number: it is the sum of its proper divisors. It is also the 127th triangular number and a happy number. It factors as 2⁶ × 127."
+    ),
+    (.math, 127, "127 is a Mersenne prime, 2⁷ − 1. It is also a palindrome in binary (1111111)."),
+    (
+      .math, 64,
+      "64 is a power of two (2⁶). It is also a perfect square (8²) and a perfect cube (4³). It factors as 2⁶."
+    ),
+    (
+      .math, 45,
+      "45 is a Kaprekar number: 45² = 2025, and 20 + 25 = 45. It is also a palindrome in binary (101101), the 9th triangular number and a Harshad number (divisible by its digit sum, 9). It factors as 3² × 5."
+    ),
     (
       .math, .max,
-      "9223372036854775807 is odd and factors as 7² × 73 × 127 × 337 × 92737 × 649657; it is also the largest 64-bit Int (2⁶³ − 1)."
+      "9223372036854775807 is the largest 64-bit Int (2⁶³ − 1). It is also a palindrome in binary. It factors as 7² × 73 × 127 × 337 × 92737 × 649657."
     ),
     (
       .math, .min,
-      "-9223372036854775808 is even and factors as −1 × 2⁶³; it is also a perfect cube (−2097152³) and the smallest 64-bit Int (−2⁶³), whose magnitude no Int can hold."
+      "-9223372036854775808 is negative and even; its magnitude 9223372036854775808 is 2⁶³, one more than the largest 64-bit Int. 9223372036854775808 is also a perfect cube (2097152³). It factors as −1 × 2⁶³."
     ),
     (
       .trivia, 13,
@@ -102,6 +125,96 @@ import Testing
 }
 
 @Suite struct NumberTheoryTests {
+  /// Every property the facts claim, checked by brute force for 1 to 5,000.
+  @Test func propertiesMatchBruteForce() {
+    for n in UInt64(1)...5_000 {
+      var divisorSum: UInt64 = n > 1 ? 1 : 0
+      var d: UInt64 = 2
+      while d * d <= n {
+        if n % d == 0 { divisorSum += d + (d * d == n ? 0 : n / d) }
+        d += 1
+      }
+      #expect(NumberTheory.properDivisorSum(n) == UInt128(divisorSum), "σ(\(n)) − \(n)")
+      var cubes: [(UInt64, UInt64)] = []
+      var a: UInt64 = 1
+      while a * a * a * 2 <= n {
+        let rest = n - a * a * a
+        let b = NumberTheory.cubeRoot(rest)
+        if b * b * b == rest { cubes.append((a, b)) }
+        a += 1
+      }
+      #expect(
+        NumberTheory.sumsOfTwoCubes(n).map { [$0.0, $0.1] } == cubes.map { [$0.0, $0.1] },
+        "cubes of \(n)")
+      let square = n * n
+      var kaprekar = false
+      var modulus: UInt64 = 10
+      while modulus <= square {
+        if square % modulus > 0, square / modulus + square % modulus == n { kaprekar = true }
+        modulus *= 10
+      }
+      #expect((NumberTheory.kaprekarSplit(n) != nil) == (kaprekar && n > 1), "Kaprekar \(n)")
+      let decimal = String(n)
+      #expect(NumberTheory.isPalindrome(n) == (decimal == String(decimal.reversed())))
+      var seen: Set<UInt64> = []
+      var value = n
+      while value != 1, seen.insert(value).inserted {
+        value = String(value).compactMap(\.wholeNumberValue).map { UInt64($0 * $0) }.reduce(0, +)
+      }
+      #expect(NumberTheory.isHappy(n) == (value == 1), "happy \(n)")
+      var power: (UInt64, Int)?
+      for base in UInt64(2)...141 {
+        var value = base * base
+        var exponent = 2
+        while value < n {
+          value *= base
+          exponent += 1
+        }
+        if value == n, exponent > (power?.1 ?? 0) { power = (base, exponent) }
+      }
+      #expect(
+        NumberTheory.perfectPower(n).map { [$0.base, UInt64($0.exponent)] }
+          == power.map { [$0.0, UInt64($0.1)] }, "power \(n)")
+    }
+  }
+
+  @Test func namedSequencesAreRight() {
+    #expect(NumberTheory.factorials.prefix(6) == [1, 1, 2, 6, 24, 120])
+    #expect(NumberTheory.factorials.last == 2_432_902_008_176_640_000)
+    #expect(NumberTheory.catalan.prefix(8) == [1, 1, 2, 5, 14, 42, 132, 429])
+    #expect(NumberTheory.catalan.last == 11_959_798_385_860_453_492)  // C(36)
+    let perfect = (UInt64(2)...10_000).filter { NumberTheory.properDivisorSum($0) == UInt128($0) }
+    #expect(perfect == [6, 28, 496, 8128])
+    #expect(NumberTheory.properDivisorSum(2_305_843_008_139_952_128) == 2_305_843_008_139_952_128)
+    let taxicab = (UInt64(2)...100_000).filter { NumberTheory.sumsOfTwoCubes($0).count >= 2 }
+    #expect(taxicab.prefix(3) == [1729, 4104, 13832])
+    #expect(NumberTheory.sumsOfTwoCubes(87_539_319).count == 3)
+  }
+
+  /// Random 64-bit numbers: whatever is claimed holds, checked with overflow-safe arithmetic.
+  @Test func claimsHoldForRandomNumbers() {
+    var generator = SplitMix64(seed: 1729)
+    for _ in 0..<2_000 {
+      let n = generator.next() >> (generator.next() % 64)
+      for (a, b) in NumberTheory.sumsOfTwoCubes(n) {
+        #expect(
+          UInt128(a) * UInt128(a) * UInt128(a) + UInt128(b) * UInt128(b) * UInt128(b) == UInt128(n))
+      }
+      if let split = NumberTheory.kaprekarSplit(n) {
+        #expect(split.left + split.right == UInt128(n))
+      }
+      if let (base, exponent) = NumberTheory.perfectPower(n) {
+        #expect(NumberTheory.power(base, exponent) == n)
+      }
+      if n > 1 {
+        let product = NumberTheory.factorize(n).reduce(UInt128(1)) { product, factor in
+          (0..<factor.exponent).reduce(product) { value, _ in value * UInt128(factor.prime) }
+        }
+        #expect(product == UInt128(n))
+      }
+    }
+  }
+
   @Test func primalityMatchesTrialDivision() {
     func isPrimeSlowly(_ n: UInt64) -> Bool {
       guard n >= 2 else { return false }
