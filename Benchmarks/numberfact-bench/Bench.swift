@@ -91,7 +91,7 @@ struct Measure: AsyncParsableCommand {
     if runs(.overhead) { report.overhead = await providerOverhead(plan) }
     if runs(.waiting) { report.waiting = try await waitingCost(plan) }
     if runs(.scale) { (report.scaleBaseline, report.scale) = try await recordingScale(plan) }
-    if runs(.app), plan.presses > 0 { report.app = try await appRuns(plan) }
+    if runs(.app), plan.presses > 0 { (report.app, report.appBaseline) = try await appRuns(plan) }
     if runs(.suite), plan.suite { report.suite = try await suiteRuns(plan) }
     if runs(.client) { report.client = try await clientFigures(plan) }
     if runs(.exploration) {
@@ -198,14 +198,26 @@ struct Measure: AsyncParsableCommand {
     return (Summary(baseline), rows)
   }
 
-  func appRuns(_ plan: Plan) async throws -> [AppRun] {
+  func appRuns(_ plan: Plan) async throws -> (app: [AppRun], baseline: [AppRun]) {
     let binary = try appBinary()
+    let baseline = try await cursesBaseline()
     var runs: [AppRun] = []
+    var baselineRuns: [AppRun] = []
     for run in 1...plan.runs {
+      // Each run drives the C baseline right after the app, so both meet the same machine.
       let result = try await onOwnThread {
         try driveApp(binary: binary, presses: plan.presses, idle: plan.idle)
       }
       runs.append(result)
+      if let baseline {
+        let base = try await onOwnThread {
+          try driveApp(binary: baseline, presses: plan.presses, idle: plan.idle)
+        }
+        baselineRuns.append(base)
+        log(
+          "5. run \(run): C baseline first frame \(Summary.format(base.launchSeconds * 1000, 1)) ms, "
+            + "peak \(Summary.format(megabytes(Double(base.peakResidentBytes)), 1)) MiB")
+      }
       let latencies = result.keyLatencies
       let tenth = max(1, latencies.count / 10)
       log(
@@ -218,7 +230,7 @@ struct Measure: AsyncParsableCommand {
           + "p50 \(Summary.format(percentile(result.keyLatencies, 0.5) * 1000, 2)) ms, "
           + "idle CPU \(Summary.format(result.idleCPUSeconds, 2)) s, exit \(result.exitStatus)")
     }
-    return runs
+    return (runs, baselineRuns)
   }
 
   func suiteRuns(_ plan: Plan) async throws -> [SuiteRun] {

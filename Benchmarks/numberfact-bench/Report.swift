@@ -97,6 +97,8 @@ struct Report: Sendable {
   var scaleBaseline: Summary?
   var scale: [ScaleRow] = []
   var app: [AppRun] = []
+  /// The same drive of a minimal C ncurses program, in the same runs.
+  var appBaseline: [AppRun] = []
   var suite: [SuiteRun] = []
   var exploration: ExplorationFigures?
   var client: ClientFigures?
@@ -307,36 +309,52 @@ struct Report: Sendable {
 
   private func appSection() -> [String] {
     guard !app.isEmpty else { return [] }
-    let launch = Summary(app.map { $0.launchSeconds * 1000 })
-    let p50 = Summary(app.map { percentile($0.keyLatencies, 0.5) * 1000 })
-    let p99 = Summary(app.map { percentile($0.keyLatencies, 0.99) * 1000 })
-    let tenth = { (run: AppRun, last: Bool) -> Double in
-      let count = max(1, run.keyLatencies.count / 10)
-      let part = last ? run.keyLatencies.suffix(count) : run.keyLatencies.prefix(count)
-      return percentile(Array(part), 0.5) * 1000
+    struct Figures {
+      let launch, p50, p99, early, late, idle, idleBytes, peak: Summary
+
+      init(_ runs: [AppRun]) {
+        let tenth = { (run: AppRun, last: Bool) -> Double in
+          let count = max(1, run.keyLatencies.count / 10)
+          let part = last ? run.keyLatencies.suffix(count) : run.keyLatencies.prefix(count)
+          return percentile(Array(part), 0.5) * 1000
+        }
+        launch = Summary(runs.map { $0.launchSeconds * 1000 })
+        p50 = Summary(runs.map { percentile($0.keyLatencies, 0.5) * 1000 })
+        p99 = Summary(runs.map { percentile($0.keyLatencies, 0.99) * 1000 })
+        early = Summary(runs.map { tenth($0, false) })
+        late = Summary(runs.map { tenth($0, true) })
+        idle = Summary(runs.map(\.idleCPUSeconds))
+        idleBytes = Summary(runs.map { Double($0.idleBytes) })
+        peak = Summary(runs.map { megabytes(Double($0.peakResidentBytes)) })
+      }
     }
-    let early = Summary(app.map { tenth($0, false) })
-    let late = Summary(app.map { tenth($0, true) })
-    let idle = Summary(app.map(\.idleCPUSeconds))
-    let idleBytes = Summary(app.map { Double($0.idleBytes) })
-    let peak = Summary(app.map { megabytes(Double($0.peakResidentBytes)) })
+    let ours = Figures(app)
+    let base = appBaseline.isEmpty ? nil : Figures(appBaseline)
+    let row = { (name: String, value: (Figures) -> String) in
+      "| \(name) | \(value(ours)) | \(base.map(value) ?? "not built (no C compiler)") |"
+    }
     return [
       "", "## 5. The app", "",
-      "`numberfact --source offline` on a pseudo-terminal of 80×24 (`TERM=xterm-256color`). "
-        + "A press is `+`, written after the previous press was drawn; its latency ends when "
+      "`numberfact --source offline` on a pseudo-terminal of 80×24 (`TERM=xterm-256color`), "
+        + "beside a minimal C program that draws the same first screen with ncurses and counts "
+        + "on `+` (Benchmarks/numberfact-bench/Baseline.swift), in the same runs. A press is "
+        + "`+`, written after the previous press was drawn; its latency ends when "
         + "the frame showing the new count has been read. Idle: "
         + "\(plan.idle) with no input, after the presses.", "",
-      "| Figure | Value |", "|---|---:|",
-      "| Launch to first frame, ms | \(launch.formatted(1)) |",
-      "| Key press to screen, p50 over \(plan.presses.formatted()), ms | \(p50.formatted(2)) |",
-      "| Key press to screen, p99, ms | \(p99.formatted(2)) |",
-      "| p50 of the first tenth of the presses, ms | \(early.formatted(2)) |",
-      "| p50 of the last tenth of the presses, ms | \(late.formatted(2)) |",
-      "| CPU while idle for \(plan.idle), s | \(idle.formatted(2)) |",
-      "| Bytes drawn while idle | \(idleBytes.formatted(0)) |",
-      "| Peak RSS, MB | \(peak.formatted(1)) |",
+      "| Figure | numberfact | minimal C ncurses |", "|---|---:|---:|",
+      row("Launch to first frame, ms") { $0.launch.formatted(1) },
+      row("Key press to screen, p50 over \(plan.presses.formatted()), ms") { $0.p50.formatted(2) },
+      row("Key press to screen, p99, ms") { $0.p99.formatted(2) },
+      row("p50 of the first tenth of the presses, ms") { $0.early.formatted(2) },
+      row("p50 of the last tenth of the presses, ms") { $0.late.formatted(2) },
+      row("CPU while idle for \(plan.idle), s") { $0.idle.formatted(2) },
+      row("Bytes drawn while idle") { $0.idleBytes.formatted(0) },
+      row("Peak RSS, MiB") { $0.peak.formatted(1) },
       "",
-      "CPU is read from `/proc/PID/stat` in clock ticks of 10 ms: 0.00 means no tick.",
+      "Targets for numberfact: first frame ≤ 15 ms ("
+        + (ours.launch.median <= 15 ? "met" : "not met") + "), peak RSS ≤ 20 MiB ("
+        + (ours.peak.median <= 20 ? "met" : "not met") + "). "
+        + "CPU is read from `/proc/PID/stat` in clock ticks of 10 ms: 0.00 means no tick.",
     ]
   }
 
