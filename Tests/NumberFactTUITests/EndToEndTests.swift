@@ -45,6 +45,15 @@ struct EndToEndTests {
     await app.kill()
   }
 
+  /// The names of `pid`'s threads, from `/proc`.
+  static func threadNames(of pid: Int32) -> [String] {
+    let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? []
+    return tasks.compactMap {
+      try? String(contentsOfFile: "/proc/\(pid)/task/\($0)/comm", encoding: .utf8)
+        .trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+  }
+
   static func expectSameSettings(_ before: String, _ after: String) throws {
     // The window size is not a setting the app restores: a test may have resized it.
     func settings(_ path: String) throws -> String {
@@ -99,9 +108,13 @@ struct EndToEndTests {
       "--source live --base-url \(server.baseURL.absoluteString) --count 42")
     try await Self.withSession(command) { app in
       try await app.waitForScreen(containing: "Count  42")
+      // The HTTP client's event-loop thread starts with the first request, not before.
+      let pid = try await app.appPID()
+      #expect(Self.threadNames(of: pid).allSatisfy { !$0.hasPrefix("NIO-ELT") })
       try await app.send("Enter")
       try await app.waitForScreen(containing: "42 is the answer to everything.")
       try await app.waitForScreen(containing: "— from 127.0.0.1:")
+      #expect(Self.threadNames(of: pid).contains { $0.hasPrefix("NIO-ELT") })
 
       try await app.resize(columns: 20, rows: 5)
       let small = try await app.waitForScreen { $0.hasPrefix("42 trivia") }

@@ -144,6 +144,14 @@ final class TmuxSession: Sendable {
     try await run("resize-window", "-t", "app", "-x", "\(columns)", "-y", "\(rows)")
   }
 
+  /// The process ID of the app: the first child of the pane's shell.
+  func appPID() async throws -> Int32 {
+    let shell = try await panePID()
+    let children =
+      (try? String(contentsOfFile: "/proc/\(shell)/task/\(shell)/children", encoding: .utf8)) ?? ""
+    return children.split(separator: " ").first.flatMap { Int32($0) } ?? -1
+  }
+
   /// The process ID of the pane's command.
   func panePID() async throws -> Int32 {
     let output = try await run("display-message", "-p", "-t", "app", "#{pane_pid}").stdout
