@@ -47,6 +47,14 @@ static inline int cn_has_string_capability(const char *name) {
   return value != NULL && value != (const char *)-1;
 }
 
+/// Writes the current terminal's string capability `name` (such as "clear"), if it has
+/// one; usable after endwin.
+static inline void cn_put_capability(const char *name) {
+  const char *value = tigetstr(name);
+  if (value != NULL && value != (const char *)-1) putp(value);
+  fflush(stdout);
+}
+
 /// The size the kernel reports for the terminal on `fd`; zero when it is not a terminal.
 static inline struct winsize cn_window_size(int fd) {
   struct winsize size = {0, 0, 0, 0};

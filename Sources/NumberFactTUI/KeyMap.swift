@@ -40,6 +40,8 @@ public enum Action: Hashable, Sendable, CaseIterable {
   case nextKind
   /// Show or hide the key help.
   case toggleHelp
+  /// Stop the app for the shell's job control, until `fg`.
+  case suspend
   /// Leave the app.
   case quit
 }
@@ -56,6 +58,7 @@ public enum KeyMap {
     case .character("t"): .nextKind
     case .character("?"): .toggleHelp
     case .character("q"), .control("c"): .quit
+    case .control("z"): .suspend
     default: nil
     }
   }
@@ -68,6 +71,7 @@ public enum KeyMap {
     ("c Esc", "cancel the request"),
     ("t", "next kind of fact"),
     ("?", "show or hide this help"),
+    ("Ctrl-Z", "suspend (fg resumes)"),
     ("q Ctrl-C", "quit"),
   ]
 }

@@ -52,6 +52,13 @@ public final class NcursesTerminal: Terminal {
   private var inputSource: (any DispatchSourceRead)?
   private var handledSignals: [Int32] = []
   private var isClosed = false
+  /// Sources whose handlers are not in place yet, and who waits for them.
+  private var unregisteredSources = 0
+  private var registrationWaiters: [CheckedContinuation<Void, Never>] = []
+  /// The last frame drawn, to paint again after a suspension.
+  private var lastDrawn: Frame?
+  /// Whether the terminal has an alternate screen that hides the app's frames on exit.
+  private let hasAlternateScreen: Bool
 
   /// Opens the terminal on standard input and output and switches it to curses mode.
   ///
@@ -64,8 +71,24 @@ public final class NcursesTerminal: Terminal {
     guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else {
       throw OpenError.notATerminal
     }
+    return try open(input: STDIN_FILENO, output: STDOUT_FILENO, colors: colors)
+  }
+
+  /// Opens the terminal on the given descriptors (a pseudo-terminal, `/dev/tty`) and
+  /// switches it to curses mode. The descriptors stay the caller's to close.
+  ///
+  /// - Parameters:
+  ///   - input: Where keys are read from.
+  ///   - output: Where frames are written.
+  ///   - terminalName: The terminfo entry; `TERM` by default.
+  ///   - colors: Whether to use colours when the terminal has them.
+  /// - Throws: ``OpenError`` as ``open(colors:)`` does.
+  public static func open(
+    input: Int32, output: Int32, terminalName: String? = nil, colors: Bool
+  ) throws -> NcursesTerminal {
+    guard isatty(input) == 1, isatty(output) == 1 else { throw OpenError.notATerminal }
     let terminal = try NcursesTerminal(
-      input: STDIN_FILENO, output: STDOUT_FILENO, terminalName: nil, colors: colors)
+      input: input, output: output, terminalName: terminalName, colors: colors)
     terminal.listen()
     return terminal
   }
@@ -96,8 +119,8 @@ public final class NcursesTerminal: Terminal {
     // Ignored before ncurses starts, so it installs no handler of its own; the Dispatch
     // sources receive these signals instead.
     if input >= 0 {
-      for signal in [SIGWINCH] + Self.stopSignals { _ = Glibc.signal(signal, SIG_IGN) }
-      handledSignals = [SIGWINCH] + Self.stopSignals
+      for signal in [SIGWINCH, SIGTSTP] + Self.stopSignals { _ = Glibc.signal(signal, SIG_IGN) }
+      handledSignals = [SIGWINCH, SIGTSTP] + Self.stopSignals
     }
 
     let outputFile = output >= 0 ? fdopen(dup(output), "w") : fopen("/dev/null", "w")
@@ -126,6 +149,7 @@ public final class NcursesTerminal: Terminal {
       throw OpenError.notFullScreen(name)
     }
     self.screen = screen
+    hasAlternateScreen = cn_has_string_capability("smcup") != 0
     files = [outputFile, inputFile]
     (events, continuation) = AsyncStream.makeStream(of: TerminalEvent.self)
 
@@ -193,7 +217,60 @@ public final class NcursesTerminal: Terminal {
     }
     wattr_set(window, cn_a_normal(), 0, nil)
     wnoutrefresh(window)
-    doupdate()
+    let written = doupdate()
+    lastDrawn = frame
+    // A terminal that has gone away (its window closed, its connection dropped) fails the
+    // write, or reports a hang-up: end the events, as for closed input.
+    if outputDescriptor >= 0, written == ERR || Self.isHungUp(outputDescriptor) {
+      endEvents()
+    }
+  }
+
+  /// Whether `fd` reports a hang-up or an error, without waiting.
+  private static func isHungUp(_ fd: Int32) -> Bool {
+    var poller = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
+    guard poll(&poller, 1, 0) >= 0 else { return errno != EINTR }
+    return poller.revents & Int16(POLLHUP | POLLERR | POLLNVAL) != 0
+  }
+
+  /// No more events: the loop that reads them ends, and the app with it.
+  private func endEvents() {
+    inputSource?.cancel()
+    inputSource = nil
+    continuation.finish()
+  }
+
+  /// Stops the app as a shell's job control expects, for Ctrl-Z or a SIGTSTP from outside:
+  /// leaves curses mode and restores the saved terminal settings, stops with SIGTSTP, and
+  /// when continued (`fg`, SIGCONT) enters curses mode again, reads the size and repaints.
+  public func suspend() {
+    guard !isClosed, inputDescriptor >= 0 else { return }
+    set_term(screen)
+    curs_set(1)
+    endwin()
+    if var settings = savedSettings {
+      tcsetattr(inputDescriptor, TCSADRAIN, &settings)
+    }
+    // SIGTSTP's default action stops the process; the handler the signal source installed
+    // is put back once it runs again.
+    var stop = sigaction()
+    stop.__sigaction_handler.sa_handler = SIG_DFL
+    var previous = sigaction()
+    sigaction(SIGTSTP, &stop, &previous)
+    var pending = sigset_t()
+    sigemptyset(&pending)
+    sigaddset(&pending, SIGTSTP)
+    pthread_sigmask(SIG_UNBLOCK, &pending, nil)
+    raise(SIGTSTP)
+    // Continued.
+    sigaction(SIGTSTP, &previous, nil)
+    guard !isClosed else { return }
+    set_term(screen)
+    reset_prog_mode()
+    curs_set(0)
+    clearok(cn_stdscr(), true)
+    if let lastDrawn { draw(lastDrawn) }
+    resized()
   }
 
   private func attributes(for role: TextRole) -> attr_t {
@@ -255,17 +332,45 @@ public final class NcursesTerminal: Terminal {
       source.setEventHandler { [continuation] in continuation.yield(.signal(signal)) }
       sources.append(source)
     }
+    // `kill -TSTP` from outside suspends as Ctrl-Z does.
+    let stop = DispatchSource.makeSignalSource(signal: SIGTSTP, queue: .main)
+    stop.setEventHandler { [weak self] in
+      MainActor.assumeIsolated { self?.suspend() }
+    }
+    sources.append(stop)
+    // Dispatch installs a source's handler after `resume()` returns, on a queue of its own;
+    // until then the signals stay ignored. `waitUntilListening()` waits for all of them.
+    unregisteredSources = sources.count
+    for source in sources {
+      source.setRegistrationHandler { [weak self] in
+        MainActor.assumeIsolated { self?.sourceRegistered() }
+      }
+    }
     for source in sources { source.resume() }
+  }
+
+  private func sourceRegistered() {
+    unregisteredSources -= 1
+    guard unregisteredSources == 0 else { return }
+    for waiter in registrationWaiters { waiter.resume() }
+    registrationWaiters = []
+  }
+
+  /// Returns once keys, resizes and signals are being listened for: a Ctrl-C or a SIGTSTP
+  /// sent after this is handled, not lost. The app waits for it before its first frame.
+  public func waitUntilListening() async {
+    guard unregisteredSources > 0 else { return }
+    await withCheckedContinuation { registrationWaiters.append($0) }
   }
 
   /// Reads every key waiting, so a paste is delivered as one batch, in order.
   private func readKeys() {
     guard !isClosed else { return }
     set_term(screen)
-    if cn_bytes_available(inputDescriptor) == 0 {
-      // Readable with nothing to read: the input has closed (hang-up, end of file).
-      inputSource?.cancel()
-      continuation.finish()
+    if cn_bytes_available(inputDescriptor) <= 0 {
+      // Readable with nothing to read: the input has closed (end of file, hang-up). A
+      // terminal that has hung up fails the query with EIO instead; that ends it too.
+      endEvents()
       return
     }
     var keys: [Key] = []
@@ -335,6 +440,11 @@ public final class NcursesTerminal: Terminal {
     set_term(screen)
     curs_set(1)
     endwin()
+    if !hasAlternateScreen {
+      // Nothing hides the last frame on exit: clear the screen, so the shell's prompt
+      // starts at the top of a clean one, as after `clear`.
+      cn_put_capability("clear")
+    }
     delscreen(screen)
     for file in files { fclose(file) }
     if var settings = savedSettings {

@@ -136,6 +136,7 @@ public final class RenderLoop {
     case .cancel: model.cancelButtonTapped()
     case .nextKind: model.nextKindButtonTapped()
     case .toggleHelp: viewState.showsHelp.toggle()
+    case .suspend: terminal.suspend()
     case .quit: break
     }
   }

@@ -23,4 +23,8 @@ public protocol Terminal: AnyObject {
   /// Keys, resizes and signals, in the order they happened. It has one consumer, the render
   /// loop, and ends when the input closes.
   var events: AsyncStream<TerminalEvent> { get }
+
+  /// Stops the app for the shell's job control (Ctrl-Z) and returns once it is continued,
+  /// with the screen repainted.
+  func suspend()
 }

@@ -14,6 +14,9 @@ public final class VirtualTerminal: Terminal {
 
   /// Every frame drawn, oldest first.
   public private(set) var frames: [Frame] = []
+  /// How many times the app suspended itself (Ctrl-Z). A virtual terminal returns at once,
+  /// as if continued straight away.
+  public private(set) var suspensions = 0
   private var waiters: [(id: Int, condition: (Frame) -> Bool, resume: (Frame?) -> Void)] = []
   private var nextWaiter = 0
 
@@ -31,6 +34,10 @@ public final class VirtualTerminal: Terminal {
     let ready = waiters.filter { $0.condition(frame) }
     waiters.removeAll { waiter in ready.contains { $0.id == waiter.id } }
     for waiter in ready { waiter.resume(frame) }
+  }
+
+  public func suspend() {
+    suspensions += 1
   }
 
   /// Sends keys as one batch, as a terminal delivers keys read together.

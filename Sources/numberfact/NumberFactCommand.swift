@@ -322,6 +322,7 @@ enum Interactive {
       throw ExitCode.failure
     }
     defer { terminal.close() }
+    await terminal.waitUntilListening()
     let provider = LiveTaskProvider()
     let model = withDependencies {
       $0.numberFact = client

@@ -164,6 +164,114 @@ struct EndToEndTests {
     }
   }
 
+  /// Ctrl-Z and `fg` in an interactive shell, as with vim or less: the shell gets its
+  /// terminal back in its own settings, and `fg` brings the app back, repainted, working.
+  @Test func controlZSuspendsAndFgResumes() async throws {
+    try await Self.withSession("bash --norc --noprofile -i") { shell in
+      try await shell.waitForScreen(containing: "bash-")
+      try await shell.send("stty -a > \(NSTemporaryDirectory())numberfact-stty-before", "Enter")
+      try await shell.send("'\(numberfactBinary.path)' --source offline --count 41", "Enter")
+      try await shell.waitForScreen(containing: "Count  41")
+      try await shell.send("+")
+      try await shell.waitForScreen(containing: "Count  42")
+      try await shell.send("C-z")
+      try await shell.waitForScreen(containing: "Stopped")
+      let stopped = try await shell.screen()
+      #expect(!stopped.contains("Count  42"), "the app's screen is gone while it is stopped")
+      try await shell.send("stty -a > \(NSTemporaryDirectory())numberfact-stty-stopped", "Enter")
+      try await shell.send("fg", "Enter")
+      try await shell.waitForScreen(containing: "Count  42")
+      try await shell.send("+")
+      try await shell.waitForScreen(containing: "Count  43")
+      try await shell.send("q")
+      try await shell.send("echo EXIT=$?", "Enter")
+      try await shell.waitForScreen(containing: "EXIT=0")
+      let before = NSTemporaryDirectory() + "numberfact-stty-before"
+      let stoppedSettings = NSTemporaryDirectory() + "numberfact-stty-stopped"
+      try Self.expectSameSettings(before, stoppedSettings)
+    }
+  }
+
+  /// `kill -TSTP` from outside suspends the same way, and `fg` (SIGCONT, and the terminal
+  /// back) brings the app back.
+  @Test func stopSignalFromOutsideSuspendsAndFgResumes() async throws {
+    try await Self.withSession("bash --norc --noprofile -i") { shell in
+      try await shell.waitForScreen(containing: "bash-")
+      try await shell.send("'\(numberfactBinary.path)' --source offline --count 7", "Enter")
+      try await shell.waitForScreen(containing: "Count  7")
+      let pid = try await shell.appPID()
+      Glibc.kill(pid, SIGTSTP)
+      try await shell.waitForScreen(containing: "Stopped")
+      try await shell.send("fg", "Enter")
+      try await shell.waitForScreen(containing: "Count  7")
+      try await shell.send("+")
+      try await shell.waitForScreen(containing: "Count  8")
+      try await shell.send("q")
+      try await shell.send("echo EXIT=$?", "Enter")
+      try await shell.waitForScreen(containing: "EXIT=0")
+    }
+  }
+
+  /// The terminal goes away under an app whose parent ignores SIGHUP: it must still end,
+  /// not wait forever on a terminal that is gone.
+  @Test func aLostTerminalEndsTheAppEvenWithHangUpIgnored() async throws {
+    let fifo = NSTemporaryDirectory() + "numberfact-lost-\(UUID().uuidString.prefix(8))"
+    guard mkfifo(fifo, 0o600) == 0 else { throw POSIXError(.EEXIST) }
+    defer { unlink(fifo) }
+    let reader = open(fifo, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+    let keepOpen = open(fifo, O_WRONLY | O_NONBLOCK | O_CLOEXEC)
+    defer {
+      close(reader)
+      close(keepOpen)
+    }
+    // The shell, which ignores hang-ups, says when the app has ended.
+    let command =
+      "bash --norc --noprofile -c \"trap '' HUP; '\(numberfactBinary.path)' --source offline; "
+      + "echo \\$? > '\(fifo)'\""
+    try await Self.withSession(command) { app in
+      try await app.waitForScreen(containing: "Count  0")
+      let pid = try await app.appPID()
+      #expect(pid > 0)
+      await app.kill()  // the tmux server, and with it the terminal, go away
+      let ended = await Self.readLine(from: reader, timeout: .seconds(5))  // failure bound
+      #expect(ended != nil, "numberfact \(pid) did not end when its terminal went away")
+      if ended == nil { Glibc.kill(pid, SIGKILL) }
+    }
+  }
+
+  /// The first line written to the FIFO behind `reader`, or `nil` after `timeout`.
+  static func readLine(from reader: Int32, timeout: Duration) async -> String? {
+    let milliseconds = Int32(clamping: Int64((timeout / .milliseconds(1)).rounded(.up)))
+    return await withCheckedContinuation { (continuation: CheckedContinuation<String?, Never>) in
+      Thread.detachNewThread {
+        var descriptor = pollfd(fd: reader, events: Int16(POLLIN), revents: 0)
+        guard poll(&descriptor, 1, milliseconds) > 0 else {
+          return continuation.resume(returning: nil)
+        }
+        var buffer = [UInt8](repeating: 0, count: 256)
+        let count = read(reader, &buffer, buffer.count)
+        continuation.resume(
+          returning: count > 0 ? String(decoding: buffer.prefix(count), as: UTF8.self) : nil)
+      }
+    }
+  }
+
+  /// A terminal without an alternate screen keeps whatever is on it after exit: the app
+  /// clears its frame, so the prompt starts on a clean screen, not over the key bar.
+  @Test(arguments: ["vt100", "linux"])
+  func withoutAnAlternateScreenQuittingLeavesAClearScreen(term: String) async throws {
+    let (command, _, _) = try Self.script("--source offline --count 5", environment: "TERM=\(term)")
+    try await Self.withSession(command) { app in
+      try await app.waitForScreen(containing: "Count  5")
+      try await app.send("q")
+      let screen = try await app.waitForScreen { $0.contains("EXIT=0") }
+      #expect(!screen.contains("Count"))
+      #expect(!screen.contains("quit"))
+      let lines = screen.split(separator: "\n", omittingEmptySubsequences: false)
+      #expect(lines.first?.hasPrefix("EXIT=0") == true, "\(screen)")
+    }
+  }
+
   @Test(arguments: [
     ("vt999", "numberfact: unknown terminal type 'vt999' (TERM)"),
     ("dumb", "numberfact: terminal type 'dumb' (TERM) cannot move the cursor"),

@@ -14,7 +14,7 @@ import Testing
     (.character("q"), .quit), (.control("c"), .quit),
     (.character("x"), nil), (.character("F"), nil), (.character("é"), nil),
     (.character("字"), nil), (.left, nil), (.right, nil), (.tab, nil), (.backspace, nil),
-    (.function(1), nil), (.control("z"), nil), (.other(410), nil),
+    (.function(1), nil), (.control("z"), .suspend), (.other(410), nil),
   ]
 
   @Test(arguments: table)

@@ -112,6 +112,14 @@ func makeFeature(
     #expect(await app.quit() == .quit)
   }
 
+  @Test func controlZSuspendsTheTerminalAndTheLoopGoesOn() async throws {
+    let app = LoopHarness(count: 1, provider: RecordingTaskProvider())
+    app.terminal.send(.control("z"))
+    app.terminal.type("+")
+    try await app.frame(containing: "Count  2")
+    #expect(app.terminal.suspensions == 1)
+  }
+
   @Test func getFactShowsTheSpinnerThenTheFact() async throws {
     let provider = RecordingTaskProvider()
     let app = LoopHarness(count: 7, provider: provider)
