@@ -15,9 +15,6 @@ struct ClientFigures: Sendable {
   var offlineWall: [Double] = []
   /// Wall seconds of `/bin/true`, spawn to exit: the cost of spawning anything.
   var trueWall: [Double] = []
-  /// Peak resident bytes of `fact 5 --source offline` and of the live wait.
-  var offlinePeak: [Double] = []
-  var livePeak: [Double] = []
   /// Seconds `auto` took for the request that met the silent server, and for the ones
   /// after it, inside the back-off.
   var firstAutoSeconds: [Double] = []
@@ -59,8 +56,11 @@ struct SilentListener: ~Copyable {
   deinit { close(fd) }
 }
 
-/// Runs `binary` with `arguments`, output discarded; wall seconds, CPU seconds, peak bytes.
-func timedRun(_ binary: String, _ arguments: [String]) throws -> (Double, Double, Double) {
+/// Runs `binary` with `arguments`, output discarded; wall seconds and CPU seconds.
+///
+/// No peak memory: `posix_spawn` starts the child on this process's memory, and the kernel
+/// carries that into the child's `ru_maxrss`. Section 5 reads the app's own from `/proc`.
+func timedRun(_ binary: String, _ arguments: [String]) throws -> (Double, Double) {
   var actions = posix_spawn_file_actions_t()
   posix_spawn_file_actions_init(&actions)
   defer { posix_spawn_file_actions_destroy(&actions) }
@@ -79,7 +79,7 @@ func timedRun(_ binary: String, _ arguments: [String]) throws -> (Double, Double
   while wait4(pid, &status, 0, &usage) == -1, errno == EINTR {}
   let wall = (clock.now - start).seconds
   let seconds = { (time: timeval) in Double(time.tv_sec) + Double(time.tv_usec) / 1e6 }
-  return (wall, seconds(usage.ru_utime) + seconds(usage.ru_stime), Double(usage.ru_maxrss) * 1024)
+  return (wall, seconds(usage.ru_utime) + seconds(usage.ru_stime))
 }
 
 extension Measure {
@@ -90,22 +90,19 @@ extension Measure {
     let silent = try SilentListener()
     let timeout = String(wait.seconds)
     for run in 1...plan.runs {
-      let (_, liveCPU, livePeak) = try timedRun(
+      let (_, liveCPU) = try timedRun(
         binary, ["fact", "5", "--source", "live", "--timeout", timeout, "--base-url", silent.url])
-      let (_, offlineCPU, _) = try timedRun(binary, ["fact", "5", "--source", "offline"])
+      let (_, offlineCPU) = try timedRun(binary, ["fact", "5", "--source", "offline"])
       figures.liveWaitCPU.append(liveCPU)
       figures.offlineCPU.append(offlineCPU)
-      figures.livePeak.append(livePeak)
       log(
         "8. run \(run): live wait \(Summary.format(liveCPU, 3)) s CPU, "
           + "offline \(Summary.format(offlineCPU, 3)) s CPU")
       // Start-to-exit: alternate with /bin/true, several each, so both see the same machine.
       for _ in 0..<10 {
-        let (offlineWall, _, offlinePeak) = try timedRun(
-          binary, ["fact", "5", "--source", "offline"])
-        let (trueWall, _, _) = try timedRun("/bin/true", [])
+        let (offlineWall, _) = try timedRun(binary, ["fact", "5", "--source", "offline"])
+        let (trueWall, _) = try timedRun("/bin/true", [])
         figures.offlineWall.append(offlineWall)
-        figures.offlinePeak.append(offlinePeak)
         figures.trueWall.append(trueWall)
       }
 

@@ -213,7 +213,6 @@ struct Report: Sendable {
   private func clientSection() -> [String] {
     guard let client else { return [] }
     let milliseconds = { (values: [Double]) in Summary(values.map { $0 * 1000 }).formatted(1) }
-    let megabytes = { (values: [Double]) in Summary(values.map { $0 / 1_048_576 }).formatted(1) }
     let liveCPU = Summary(client.liveWaitCPU)
     let offlineCPU = Summary(client.offlineCPU)
     let waiting = liveCPU.median - offlineCPU.median
@@ -222,12 +221,12 @@ struct Report: Sendable {
       "", "## 8. The fact client", "",
       "The server is a port on 127.0.0.1 that accepts connections and never answers (the "
         + "kernel completes the handshake; nobody reads the request): a blackholed network. "
-        + "CPU and peak memory are the child's own (`wait4`).", "",
-      "| Run | CPU seconds | Peak RSS, MiB |", "|---|---:|---:|",
+        + "CPU is the child's own (`wait4`); its memory is in section 5.", "",
+      "| Run | CPU seconds |", "|---|---:|",
       "| `numberfact fact 5 --source live --timeout \(client.wait.seconds)`, waiting the whole "
-        + "time | \(liveCPU.formatted(3)) | \(megabytes(client.livePeak)) |",
+        + "time | \(liveCPU.formatted(3)) |",
       "| `numberfact fact 5 --source offline` (baseline: start-up and exit) | "
-        + "\(offlineCPU.formatted(3)) | \(megabytes(client.offlinePeak)) |",
+        + "\(offlineCPU.formatted(3)) |",
       "",
       "CPU used by the wait itself, live minus offline medians: **"
         + Summary.format(max(waiting, 0), 3) + " s** in \(client.wait.seconds) s (target ≤ 0.02 s: "
