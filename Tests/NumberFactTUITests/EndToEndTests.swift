@@ -115,6 +115,10 @@ struct EndToEndTests {
       try await app.waitForScreen(containing: "42 is the answer to everything.")
       try await app.waitForScreen(containing: "— from 127.0.0.1:")
       #expect(Self.threadNames(of: pid).contains { $0.hasPrefix("NIO-ELT") })
+      // URLSession's stack (libcurl and its TLS libraries) is not in the app at all.
+      let maps = (try? String(contentsOfFile: "/proc/\(pid)/maps", encoding: .utf8)) ?? ""
+      #expect(maps.contains("numberfact"))
+      #expect(!maps.contains("FoundationNetworking") && !maps.contains("libcurl"))
 
       try await app.resize(columns: 20, rows: 5)
       let small = try await app.waitForScreen { $0.hasPrefix("42 trivia") }
