@@ -25,6 +25,14 @@ public final class NumberFactFeature {
   public private(set) var isLoading: Bool
   /// Why the latest request failed, in one line a person can read.
   public private(set) var errorMessage: String?
+  /// The facts seen this session, oldest first; at most ``historyLimit``, the oldest
+  /// dropped first.
+  public private(set) var history: [NumberFact] = []
+  /// Which entry of ``history`` is on screen, when the fact shown is one of them.
+  public private(set) var historyIndex: Int?
+
+  /// The most facts ``history`` keeps.
+  public static let historyLimit = 100
 
   // Resolved once, at init, into plain values: a dump of the model (a test's failure
   // message) then shows which client and provider it uses, not the dependency machinery.
@@ -65,6 +73,11 @@ public final class NumberFactFeature {
       count: count, kind: kind, fact: fact, isLoading: isLoading, errorMessage: errorMessage)
   }
 
+  /// Where the fact on screen is in ``history``, as "3 of 7" counts it: from 1.
+  public var historyPosition: (index: Int, count: Int)? {
+    historyIndex.map { ($0 + 1, history.count) }
+  }
+
   /// Adds one to ``count``, stopping at `Int.max`.
   ///
   /// A change clears the fact and the error and cancels the request in flight, which was
@@ -92,26 +105,105 @@ public final class NumberFactFeature {
   /// fact or the error and clears ``isLoading``. Cancelling the calling task cancels the
   /// request.
   public func getFactButtonTapped() async {
+    await awaitRequest(startFactRequest())
+  }
+
+  /// Moves the count to `number` (a number typed at the prompt) and asks for its fact;
+  /// returns when that request ends.
+  public func numberEntered(_ number: Int) async {
+    setCount(number)
+    await getFactButtonTapped()
+  }
+
+  /// Asks for a fact about a random number of the current kind; when it comes, the count
+  /// becomes that number. Returns when the request ends; only the latest request writes.
+  public func randomButtonTapped() async {
+    let numberFact = numberFact
+    let kind = kind
+    await awaitRequest(
+      startRequest(name: "random \(kind)") { try await numberFact.random(kind, nil) })
+  }
+
+  /// Adds `delta` to ``count`` (PageUp and PageDown move by 100), stopping at `Int.min` and
+  /// `Int.max`. A change clears the fact and cancels the request in flight.
+  public func countStepped(by delta: Int) {
+    let (sum, overflow) = count.addingReportingOverflow(delta)
+    let next = overflow ? (delta > 0 ? Int.max : Int.min) : sum
+    guard next != count else { return }
+    setCount(next)
+  }
+
+  /// Shows the fact before the one on screen in ``history`` (the latest, when none of them
+  /// is shown); the count and kind follow it. Cancels the request in flight.
+  public func previousFactButtonTapped() {
+    let index = (historyIndex ?? history.count) - 1
+    showHistory(at: index)
+  }
+
+  /// Shows the fact after the one on screen in ``history``.
+  public func nextFactButtonTapped() {
+    guard let historyIndex else { return }
+    showHistory(at: historyIndex + 1)
+  }
+
+  /// Shows the oldest fact in ``history``.
+  public func oldestFactButtonTapped() {
+    showHistory(at: 0)
+  }
+
+  /// Shows the newest fact in ``history``.
+  public func newestFactButtonTapped() {
+    showHistory(at: history.count - 1)
+  }
+
+  private func showHistory(at index: Int) {
+    guard history.indices.contains(index) else { return }
+    cancelRequest()
+    let entry = history[index]
+    historyIndex = index
+    count = entry.number
+    kind = entry.kind
+    fact = entry
+    errorMessage = nil
+  }
+
+  /// Starts a request for the current count and kind, through the task provider.
+  @discardableResult
+  private func startFactRequest() -> Task<Void, Never> {
+    let numberFact = numberFact
+    let (number, kind) = (count, kind)
+    return startRequest(name: "fact \(number) \(kind)") { try await numberFact.fact(number, kind) }
+  }
+
+  /// Cancels the request in flight, clears the fact and the error, sets ``isLoading`` and
+  /// spawns `operation` as the latest request.
+  private func startRequest(
+    name: String, _ operation: @escaping @Sendable () async throws -> NumberFact
+  ) -> Task<Void, Never> {
     cancelRequest()
     lastRequestID += 1
     let id = lastRequestID
-    let (number, kind) = (count, kind)
     isLoading = true
     fact = nil
     errorMessage = nil
-
+    historyIndex = nil
     // The spawned task does the writes, so once a task provider says the task has finished,
     // its effect on the state is complete: tests can wait on the provider alone.
-    let task = taskProvider.task(name: "fact \(number) \(kind)") {
+    let task = taskProvider.task(name: name) {
       let outcome: Result<NumberFact, any Error>
       do {
-        outcome = .success(try await self.numberFact.fact(number, kind))
+        outcome = .success(try await operation())
       } catch {
         outcome = .failure(error)
       }
       self.finishRequest(id, outcome)
     }
     request = (id, task)
+    return task
+  }
+
+  /// Awaits `task`; cancelling the caller cancels it.
+  private func awaitRequest(_ task: Task<Void, Never>) async {
     await withTaskCancellationHandler {
       await task.value
     } onCancel: {
@@ -127,12 +219,16 @@ public final class NumberFactFeature {
   /// Moves to the next kind of fact (trivia, math, date, year, then trivia again).
   ///
   /// Clears the fact and the error and cancels the request in flight, which asked for the
-  /// old kind.
+  /// old kind. When a fact was on screen, asks for the new kind's fact about the same
+  /// number (spawned through the task provider, not awaited).
   public func nextKindButtonTapped() {
+    let wasShowingFact = fact != nil
     cancelRequest()
     kind = kind.next
     fact = nil
     errorMessage = nil
+    historyIndex = nil
+    if wasShowingFact { startFactRequest() }
   }
 
   private func setCount(_ value: Int) {
@@ -140,6 +236,7 @@ public final class NumberFactFeature {
     count = value
     fact = nil
     errorMessage = nil
+    historyIndex = nil
   }
 
   /// Ends the latest request from the model's side: its task is cancelled and, because it is
@@ -157,7 +254,12 @@ public final class NumberFactFeature {
     isLoading = false
     switch outcome {
     case .success(let value):
+      // A random fact decides the number; for the others it is the count already.
+      count = value.number
       fact = value
+      history.append(value)
+      if history.count > Self.historyLimit { history.removeFirst(history.count - Self.historyLimit) }
+      historyIndex = history.count - 1
     case .failure(let error):
       // A cancelled caller ends the request quietly, whatever its client threw for it.
       if error is CancellationError || Task.isCancelled { return }

@@ -13,6 +13,12 @@ public enum ExplorationScenario: String, CaseIterable, Sendable {
   case tapIncrementTap = "tap get-fact, increment, tap get-fact"
   case tapCancel = "tap get-fact, cancel"
   case kindWhileLoading = "tap get-fact, change kind"
+  case randomThenTap = "tap random, tap get-fact"
+  case numberWhileLoading = "tap get-fact, type 7 and Enter"
+  case backWhileLoading = "tap get-fact, step back, tap get-fact"
+
+  /// The scenarios of actions the flawed copies also have.
+  public static let original: [Self] = [.tapTwice, .tapIncrementTap, .tapCancel, .kindWhileLoading]
 
   /// Sets `exploration` up for `model`, made from the client the scenario gives it.
   @MainActor
@@ -26,8 +32,11 @@ public enum ExplorationScenario: String, CaseIterable, Sendable {
       cancellation: .ignore,
       answers: { NumberFact(number: $0.number, kind: $0.kind, text: "\($0.number) \($0.kind)") },
       failures: [NumberFactError.connectionLost])
+    // The random number is always 42: the explorer chooses orders, not numbers.
+    let client = NumberFactClient(
+      fact: facts.client.fact, random: { kind, _ in try await facts.client.fact(42, kind) })
     let provider = exploration.provider
-    let model = makeModel(facts.client, provider)
+    let model = makeModel(client, provider)
     let tap = { _ = provider.task(name: "tap") { await model.getFactButtonTapped() } }
 
     switch self {
@@ -44,11 +53,27 @@ public enum ExplorationScenario: String, CaseIterable, Sendable {
     case .kindWhileLoading:
       exploration.action("tap get-fact") { tap() }
       exploration.action("change kind") { model.nextKindButtonTapped() }
+    case .randomThenTap:
+      exploration.action("tap random") {
+        _ = provider.task(name: "tap") { await model.randomButtonTapped() }
+      }
+      exploration.action("tap get-fact") { tap() }
+    case .numberWhileLoading:
+      exploration.action("tap get-fact") { tap() }
+      exploration.action("type 7 and Enter") {
+        _ = provider.task(name: "tap") { await model.numberEntered(7) }
+      }
+    case .backWhileLoading:
+      exploration.action("tap get-fact") { tap() }
+      exploration.action("step back") { model.previousFactButtonTapped() }
+      exploration.action("tap get-fact") { tap() }
     }
 
     /// The request tasks the model spawned, oldest first.
     func requests() -> [TaskRecord] {
-      provider.records.filter { $0.name?.hasPrefix("fact ") == true }
+      provider.records.filter {
+        $0.name?.hasPrefix("fact ") == true || $0.name?.hasPrefix("random ") == true
+      }
     }
     exploration.invariant("the fact shown is about the current count and kind") {
       model.fact.map { $0.number == model.count && $0.kind == model.kind } ?? true

@@ -13,6 +13,16 @@ import TaskProviding
   func incrementButtonTapped()
   func cancelButtonTapped()
   func nextKindButtonTapped()
+  func randomButtonTapped() async
+  func numberEntered(_ number: Int) async
+  func previousFactButtonTapped()
+}
+
+extension ExplorableFeature {
+  // The flawed copies predate these actions; their scenarios do not use them.
+  public func randomButtonTapped() async {}
+  public func numberEntered(_ number: Int) async {}
+  public func previousFactButtonTapped() {}
 }
 
 extension NumberFactFeature: ExplorableFeature {}

@@ -22,7 +22,8 @@ extension ProcessWideHookTests {
     /// to the scenario, the model or the explorer that changes the space is noticed.
     @Test(arguments: [
       (ExplorationScenario.tapTwice, 140), (.tapIncrementTap, 224), (.tapCancel, 8),
-      (.kindWhileLoading, 8),
+      (.kindWhileLoading, 9), (.randomThenTap, 140), (.numberWhileLoading, 140),
+      (.backWhileLoading, 224),
     ])
     func ourModelHoldsInEverySchedule(_ scenario: ExplorationScenario, schedules: Int) {
       let report = explore(.exhaustive(limit: 100_000)) { exploration in
