@@ -258,7 +258,9 @@ public final class NumberFactFeature {
       count = value.number
       fact = value
       history.append(value)
-      if history.count > Self.historyLimit { history.removeFirst(history.count - Self.historyLimit) }
+      if history.count > Self.historyLimit {
+        history.removeFirst(history.count - Self.historyLimit)
+      }
       historyIndex = history.count - 1
     case .failure(let error):
       // A cancelled caller ends the request quietly, whatever its client threw for it.
