@@ -8,14 +8,21 @@ public struct ViewState: Hashable, Sendable {
   public var spinnerFrame: Int
   /// Whether the key help replaces the fact.
   public var showsHelp: Bool
+  /// The number being typed on the count line, while the prompt is open.
+  public var prompt: NumberPrompt?
+  /// Where the fact shown is among the facts seen, `[position, count]` from 1 ("3 of 7").
+  public var historyPosition: [Int]?
 
   /// Creates a view state.
   public init(
-    feature: NumberFactFeature.State = .init(), spinnerFrame: Int = 0, showsHelp: Bool = false
+    feature: NumberFactFeature.State = .init(), spinnerFrame: Int = 0, showsHelp: Bool = false,
+    prompt: NumberPrompt? = nil, historyPosition: [Int]? = nil
   ) {
     self.feature = feature
     self.spinnerFrame = spinnerFrame
     self.showsHelp = showsHelp
+    self.prompt = prompt
+    self.historyPosition = historyPosition
   }
 }
 
@@ -31,8 +38,26 @@ public enum FactView {
   /// The smallest size that gets the full layout.
   public static let fullLayoutSize = TerminalSize(rows: 9, columns: 24)
 
-  /// The key hints at the bottom of the full layout.
-  public static let hints = "+/- count  f fact  c cancel  t kind  ? help  q quit"
+  /// The key hints at the bottom of the full layout, longest first: the longest that fits
+  /// the width is shown, so even a narrow terminal keeps `?` and `q`.
+  public static let hintVariants = [
+    "+/- count  0-9 go to  f fact  r random  ←/→ history  t kind  ? help  q quit",
+    "+/- count  f fact  r random  ←/→ history  t kind  ? help  q quit",
+    "+/- count  f fact  t kind  ? help  q quit",
+    "f fact  ? help  q quit",
+    "? help  q quit",
+    "? q",
+  ]
+
+  /// The key hints at the bottom of the full layout, at full width.
+  public static var hints: String { hintVariants[0] }
+
+  /// The longest key hints that fit in `width` columns after a leading space.
+  public static func hints(for width: Int) -> String {
+    let room = width - 1
+    return hintVariants.first { DisplayWidth.of($0) <= room }
+      ?? DisplayWidth.clip(hintVariants[hintVariants.count - 1], to: room)
+  }
 
   /// Lays out `state` for a terminal of `size`.
   public static func frame(for state: ViewState, size: TerminalSize) -> Frame {
@@ -52,10 +77,17 @@ public enum FactView {
       gap >= 1
       ? title + String(repeating: " ", count: gap) + kindLabel
       : pad(DisplayWidth.clip(title, to: width), to: width)
+    let countRow: Row =
+      if let prompt = state.prompt {
+        // The typed number, with a cursor after it, where the count was.
+        Row([Span("  Go to  ", .normal), Span(fit(prompt.text + "_", width - 9), .count)])
+      } else {
+        Row([Span("  Count  ", .normal), Span(fit("\(feature.count)", width - 9), .count)])
+      }
     var rows: [Row] = [
       Row([Span(titleText, .title)]),
       Row(),
-      Row([Span("  Count  ", .normal), Span(fit("\(feature.count)", width - 9), .count)]),
+      countRow,
       Row([Span(fit("  Kind   \(feature.kind.rawValue)", width), .normal)]),
       Row(),
     ]
@@ -65,14 +97,15 @@ public enum FactView {
       Row([Span("  ")] + row.spans)
     }
     rows += Array(repeating: Row(), count: max(0, size.rows - 1 - rows.count))
-    rows.append(Row([Span(DisplayWidth.clip(" " + hints, to: width), .hint)]))
+    rows.append(Row([Span(" " + hints(for: width), .hint)]))
     return rows
   }
 
   private static func compactLayout(_ state: ViewState, _ size: TerminalSize) -> [Row] {
     let width = size.columns
     let feature = state.feature
-    let count = DisplayWidth.clip("\(feature.count)", to: width)
+    let number = state.prompt.map { $0.text + "_" } ?? "\(feature.count)"
+    let count = DisplayWidth.clip(number, to: width)
     var header = [Span(count, .count)]
     let kind = " " + feature.kind.rawValue
     if DisplayWidth.of(count) + DisplayWidth.of(kind) <= width {
@@ -86,6 +119,14 @@ public enum FactView {
   private static func bodyRows(_ state: ViewState, width: Int) -> [Row] {
     guard width > 0 else { return [] }
     let feature = state.feature
+    if let prompt = state.prompt {
+      // What was refused comes first: on a small screen the help is what gets cut.
+      let refused = prompt.message.map { wrapped($0, .error, width) + [Row()] } ?? []
+      return refused
+        + wrapped(
+          "Type a number, Enter to go there and get its fact, Esc to cancel. "
+            + "- makes it negative.", .hint, width)
+    }
     if state.showsHelp {
       let keysWidth = KeyMap.help.map { DisplayWidth.of($0.keys) }.max() ?? 0
       return KeyMap.help.map { entry in
@@ -105,8 +146,10 @@ public enum FactView {
       // A server that knows nothing about a number says so in a sentence of its own;
       // the source line makes that plain, so it is not read as a fact.
       let found = fact.found ? "" : " (no fact known about \(fact.number); a stand-in)"
+      let position =
+        state.historyPosition.map { " · \($0[0]) of \($0[1])" } ?? ""
       return wrapped(safe(fact.text), .normal, width) + [Row()]
-        + wrapped("— " + safe(fact.sourceLine) + found, .source, width)
+        + wrapped("— " + safe(fact.sourceLine) + found + position, .source, width)
     }
     return wrapped(
       "Press f for a \(feature.kind.rawValue) fact about \(feature.count).", .hint, width)

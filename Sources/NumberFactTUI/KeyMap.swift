@@ -20,6 +20,14 @@ public enum Key: Hashable, Sendable {
   case backspace
   /// Tab.
   case tab
+  /// Page Up.
+  case pageUp
+  /// Page Down.
+  case pageDown
+  /// Home.
+  case home
+  /// End.
+  case end
   /// A function key, `F1` is `.function(1)`.
   case function(Int)
   /// A key the app has no name for, with the terminal library's code.
@@ -42,6 +50,22 @@ public enum Action: Hashable, Sendable, CaseIterable {
   case toggleHelp
   /// Stop the app for the shell's job control, until `fg`.
   case suspend
+  /// Open the number prompt; a digit key also types itself there.
+  case typeNumber
+  /// Ask for a fact about a random number.
+  case random
+  /// Show the fact before the one on screen.
+  case previousFact
+  /// Show the fact after the one on screen.
+  case nextFact
+  /// Show the oldest fact of the session.
+  case oldestFact
+  /// Show the newest fact of the session.
+  case newestFact
+  /// Add 100 to the count.
+  case stepUp
+  /// Subtract 100 from the count.
+  case stepDown
   /// Leave the app.
   case quit
 }
@@ -51,6 +75,16 @@ public enum KeyMap {
   /// The action for `key`, or `nil` for a key the app ignores.
   public static func action(for key: Key) -> Action? {
     switch key {
+    case .character(let digit) where digit.isASCII && digit.isWholeNumber: .typeNumber
+    case .character("g"): .typeNumber
+    case .character("r"): .random
+    case .left, .character("h"): .previousFact
+    case .right, .character("l"): .nextFact
+    case .home: .oldestFact
+    case .end: .newestFact
+    case .pageUp: .stepUp
+    case .pageDown: .stepDown
+    case .function(1): .toggleHelp
     case .character("+"), .character("="), .up, .character("k"): .increment
     case .character("-"), .character("_"), .down, .character("j"): .decrement
     case .character("f"), .enter, .character(" "): .getFact
@@ -67,10 +101,15 @@ public enum KeyMap {
   public static let help: [(keys: String, action: String)] = [
     ("+ = ↑ k", "count up"),
     ("- _ ↓ j", "count down"),
+    ("PgUp PgDn", "count up or down by 100"),
+    ("0-9 g", "type a number (- makes it negative), Enter to go"),
     ("f Enter Space", "get a fact"),
+    ("r", "a fact about a random number"),
+    ("← h  → l", "step back and forth through the facts seen"),
+    ("Home End", "the oldest and the newest fact seen"),
     ("c Esc", "cancel the request"),
-    ("t", "next kind of fact"),
-    ("?", "show or hide this help"),
+    ("t", "next kind of fact (fetched again if one is shown)"),
+    ("? F1", "show or hide this help"),
     ("Ctrl-Z", "suspend (fg resumes)"),
     ("q Ctrl-C", "quit"),
   ]

@@ -424,6 +424,10 @@ public final class NcursesTerminal: Terminal {
     case KEY_RIGHT: return .right
     case KEY_ENTER: return .enter
     case KEY_BACKSPACE: return .backspace
+    case KEY_PPAGE: return .pageUp
+    case KEY_NPAGE: return .pageDown
+    case KEY_HOME: return .home
+    case KEY_END: return .end
     case KEY_RESIZE: return nil
     case cn_key_f(1)...cn_key_f(63): return .function(Int(code - cn_key_f(0)))
     default: return .other(Int(code))

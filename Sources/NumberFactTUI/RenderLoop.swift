@@ -94,10 +94,24 @@ public final class RenderLoop {
         switch event {
         case .terminal(.keys(let keys)):
           for key in keys {
+            if viewState.prompt != nil, key != .control("c") {
+              typeIntoPrompt(key)
+              continue
+            }
             guard let action = KeyMap.action(for: key) else { continue }
             guard action != .quit else {
               reason = .quit
               break loop
+            }
+            if action == .typeNumber {
+              // A digit opens the prompt and is its first character; `g` opens it empty.
+              if case .character(let digit) = key, digit.isWholeNumber {
+                viewState.prompt = NumberPrompt(String(digit))
+              } else {
+                viewState.prompt = NumberPrompt()
+              }
+              viewState.showsHelp = false
+              continue
             }
             perform(action)
           }
@@ -137,7 +151,31 @@ public final class RenderLoop {
     case .nextKind: model.nextKindButtonTapped()
     case .toggleHelp: viewState.showsHelp.toggle()
     case .suspend: terminal.suspend()
-    case .quit: break
+    case .random:
+      let model = model
+      taskProvider.task(name: "random") { await model.randomButtonTapped() }
+    case .previousFact: model.previousFactButtonTapped()
+    case .nextFact: model.nextFactButtonTapped()
+    case .oldestFact: model.oldestFactButtonTapped()
+    case .newestFact: model.newestFactButtonTapped()
+    case .stepUp: model.countStepped(by: 100)
+    case .stepDown: model.countStepped(by: -100)
+    case .typeNumber, .quit: break
+    }
+  }
+
+  /// A key while the number prompt is open: it edits the prompt, and Enter goes there.
+  private func typeIntoPrompt(_ key: Key) {
+    guard var prompt = viewState.prompt else { return }
+    switch prompt.handle(key) {
+    case .editing:
+      viewState.prompt = prompt
+    case .cancelled:
+      viewState.prompt = nil
+    case .submitted(let number):
+      viewState.prompt = nil
+      let model = model
+      taskProvider.task(name: "go to \(number)") { await model.numberEntered(number) }
     }
   }
 
@@ -152,12 +190,14 @@ public final class RenderLoop {
       isObservingModel = true
       let continuation = continuation
       state = withObservationTracking {
-        model.state
+        _ = model.historyPosition
+        return model.state
       } onChange: {
         continuation?.yield(.modelChanged)
       }
     }
     viewState.feature = state
+    viewState.historyPosition = model.historyPosition.map { [$0.index, $0.count] }
     if state.isLoading { startSpinner() } else { stopSpinner() }
     let frame = FactView.frame(for: viewState, size: terminal.size)
     guard frame != lastFrame else { return }

@@ -5,12 +5,15 @@ import Testing
 @Suite struct FactViewTests {
   enum Screen: String, CaseIterable, CustomTestStringConvertible {
     case idle, loading, fact, longFact, wideFact, error, hostileFact, help, extremeCount
+    case prompt, history
 
     var testDescription: String { rawValue }
 
     var state: ViewState {
       var feature = NumberFactFeature.State(count: 42)
       var help = false
+      var prompt: NumberPrompt?
+      var position: [Int]?
       switch self {
       case .idle: break
       case .loading: feature.isLoading = true
@@ -31,8 +34,15 @@ import Testing
           number: 42, kind: .trivia, text: "\u{1B}[2J\u{1B}]0;owned\u{07}clean\u{0}\r\ntext")
       case .help: help = true
       case .extremeCount: feature.count = .min
+      case .prompt:
+        prompt = NumberPrompt("-1729")
+        _ = prompt?.handle(.character("x"))
+      case .history:
+        feature.fact = NumberFact(number: 42, kind: .trivia, text: "42 is the answer.")
+        position = [3, 7]
       }
-      return ViewState(feature: feature, showsHelp: help)
+      return ViewState(
+        feature: feature, showsHelp: help, prompt: prompt, historyPosition: position)
     }
   }
 
@@ -50,7 +60,8 @@ import Testing
       #expect(DisplayWidth.of(row.text) <= size.columns, "\(row.text)")
       #expect(!row.text.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F })
     }
-    let count = String(state.feature.count)
+    // The number being typed stands where the count was.
+    let count = state.prompt.map(\.text) ?? String(state.feature.count)
     #expect(frame.contains(String(count.prefix(size.columns == 1 ? 1 : 10))))
   }
 
@@ -81,6 +92,59 @@ import Testing
     #expect(frame.lines.contains("  — offline: numbersapi.com did not answer in 5 s"))
   }
 
+  /// Every width from 1 to 300, each screen, a few heights: every row fits, the count (or
+  /// its first digit) leads, and the full layout's key bar keeps `?` and `q`.
+  @Test(arguments: Screen.allCases)
+  func everyWidthLaysOutWithinItself(screen: Screen) {
+    for width in 1...300 {
+      for height in [1, 2, 5, 9, 24] {
+        let size = TerminalSize(rows: height, columns: width)
+        let frame = FactView.frame(for: screen.state, size: size)
+        #expect(frame.rows.count <= height)
+        for line in frame.lines {
+          #expect(DisplayWidth.of(line) <= width, "\(screen) at \(width)×\(height): \(line)")
+        }
+        let full =
+          height >= FactView.fullLayoutSize.rows && width >= FactView.fullLayoutSize.columns
+        if full {
+          let bar = frame.lines.last ?? ""
+          #expect(bar.contains("?") && bar.contains("q"), "\(width)×\(height): \(bar)")
+        } else if screen.state.prompt == nil {
+          #expect(frame.lines.first?.first == String(screen.state.feature.count).first)
+        }
+      }
+    }
+  }
+
+  @Test func aTinyTerminalShowsTheCountsFirstDigit() {
+    let frame = FactView.frame(for: Screen.fact.state, size: TerminalSize(rows: 1, columns: 1))
+    #expect(frame.lines == ["4"])
+  }
+
+  @Test(arguments: [(80, 0), (70, 1), (50, 2), (30, 3), (20, 4), (5, 5)])
+  func theKeyBarShortensWithTheWidth(width: Int, variant: Int) {
+    #expect(FactView.hints(for: width) == FactView.hintVariants[variant])
+  }
+
+  @Test func theNumberPromptReplacesTheCountAndSaysHowToUseIt() {
+    var state = Screen.fact.state
+    var prompt = NumberPrompt("172")
+    _ = prompt.handle(.character("x"))
+    state.prompt = prompt
+    let frame = FactView.frame(for: state, size: TerminalSize(rows: 12, columns: 80))
+    #expect(frame.lines[2] == "  Go to  172_")
+    let text = frame.lines.joined(separator: " ")
+    #expect(text.contains("Enter to go there"))
+    #expect(text.contains("Only digits, and - for a negative number."))
+  }
+
+  @Test func theHistoryPositionIsShownWithTheFact() {
+    var state = Screen.fact.state
+    state.historyPosition = [3, 7]
+    let frame = FactView.frame(for: state, size: TerminalSize(rows: 12, columns: 80))
+    #expect(frame.lines.contains("  — from numbersapi.com · 3 of 7"))
+  }
+
   @Test func fullLayoutOfAFact() {
     let frame = FactView.frame(
       for: Screen.fact.state, size: TerminalSize(rows: 12, columns: 50))
@@ -97,7 +161,7 @@ import Testing
         "",
         "",
         "",
-        " +/- count  f fact  c cancel  t kind  ? help  q q…",
+        " +/- count  f fact  t kind  ? help  q quit",
       ])
     #expect(frame.rows[0].spans.map(\.role) == [.title])
     #expect(frame.rows[2].spans.map(\.role) == [.normal, .count])
@@ -123,7 +187,7 @@ import Testing
       for: Screen.longFact.state, size: TerminalSize(rows: 10, columns: 40))
     #expect(frame.lines[7].hasSuffix("…"))
     #expect(frame.lines[8] == "")
-    #expect(frame.lines[9].hasPrefix(" +/- count"))
+    #expect(frame.lines[9] == " f fact  ? help  q quit")
   }
 
   @Test func hostileTextIsCleaned() {
