@@ -117,9 +117,9 @@ import Testing
     }
   }
 
-  @Test func historyKeepsTheNewestUpToItsLimit() async throws {
+  @Test func historyKeepsTheNewestUpToItsLimit() async {
     let client = NumberFactClient { number, kind in liveFact(number, "\(number)") }
-    try await withRecordingTaskProvider { provider in
+    await withRecordingTaskProvider { provider in
       let model = makeFeature(client: client, provider: provider)
       for number in 1...(NumberFactFeature.historyLimit + 5) { await model.numberEntered(number) }
       #expect(model.history.count == NumberFactFeature.historyLimit)
