@@ -27,7 +27,7 @@ public final class NcursesTerminal: Terminal {
         "the interactive app needs a terminal on stdin and stdout; in scripts use `numberfact fact N`"
       case .unknownTerminal(let name):
         name.isEmpty
-          ? "TERM is not set, so the terminal type is unknown"
+          ? "TERM is not set, so the terminal type is unknown; try TERM=xterm-256color"
           : "unknown terminal type '\(name)' (TERM); try TERM=xterm-256color"
       case .notFullScreen(let name):
         "terminal type '\(name)' (TERM) cannot move the cursor, which the interactive app "

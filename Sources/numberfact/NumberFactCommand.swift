@@ -6,16 +6,28 @@ import NumberFactCore
 import NumberFactTUI
 import TaskProviding
 
+/// The version `--version` prints; the one place it is written.
+let numberfactVersion = "1.1.0"
+
 /// The `numberfact` command line: the interactive app, and `fact` for scripts.
 @main
 struct NumberFactCommand: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "numberfact",
     abstract: "A counter whose number you can ask facts about.",
-    discussion: """
-      Keys: + = Up k count up; - _ Down j count down; f Enter Space get a fact; \
-      c Esc cancel; t next kind; ? help; q Ctrl-C quit. Colours are off when NO_COLOR is set.
+    usage: """
+      numberfact [--count <n>] [--kind <kind>] [--source <source>] [--base-url <url>] [--timeout <s>]
+        (no subcommand: the interactive app, in this terminal)
+      numberfact fact <numbers> ... [--kind <kind>] [--json] [options]
       """,
+    discussion: """
+      Keys in the app: + = Up k count up; - _ Down j count down; PgUp PgDn by 100; 0-9 or g \
+      type a number, Enter to go there; f Enter Space get a fact; r random number; Left h and \
+      Right l step through the facts seen, Home End the oldest and newest; c Esc cancel; \
+      t next kind; ? F1 help; Ctrl-Z suspend; q Ctrl-C quit. Colours are off when NO_COLOR is \
+      set.
+      """,
+    version: numberfactVersion,
     subcommands: [Fact.self]
   )
 
@@ -31,8 +43,9 @@ struct NumberFactCommand: AsyncParsableCommand {
     if case .signal(let signal) = reason { throw ExitCode(128 + signal) }
   }
 
-  /// The usual parse-and-run, except that a number such as `-5` read as an option gets a
-  /// message saying so, instead of the parser's "missing argument".
+  /// The usual parse-and-run, with two changes: an error in `fact`'s arguments prints
+  /// `fact`'s usage, not the app's, and a number such as `-5` given to the app gets a
+  /// message saying where numbers go.
   static func main() async {
     let arguments = Array(CommandLine.arguments.dropFirst())
     do {
@@ -49,15 +62,31 @@ struct NumberFactCommand: AsyncParsableCommand {
       }
       await FactHTTP.shutDown()
     } catch {
-      guard let number = negativeNumberOutsideOperands(arguments), isParseError(error) else {
+      if arguments.first == Fact.configuration.commandName, isParseError(error),
+        !fullMessage(for: error).contains("Usage: numberfact fact")
+      {
+        // The app's options share names with `fact`'s, so the parser can report a bad value
+        // in them as the app's; parsed alone, `fact` reports it with its own usage.
+        var message = fullMessage(for: error)
+        do {
+          _ = try Fact.parse(Array(arguments.dropFirst()))
+        } catch let factError {
+          message = Fact.fullMessage(for: factError)
+            .replacing("Usage: fact", with: "Usage: numberfact fact")
+            .replacing("'fact --help'", with: "'numberfact fact --help'")
+        }
+        FileHandle.standardError.write(Data((message + "\n").utf8))
+        Foundation.exit(ExitCode.validationFailure.rawValue)
+      }
+      guard let number = negativeNumber(in: arguments), isParseError(error) else {
         exit(withError: error)
       }
       FileHandle.standardError.write(
         Data(
           """
-          Error: '\(number)' looks like an option. Give the options first, then -- and the number:
-            numberfact fact --kind year -- \(number)
-          See 'numberfact fact --help' for more information.
+          Error: '\(number)' is not an option of the app. To start at \(number): \
+          numberfact --count \(number); for its fact: numberfact fact \(number)
+          See 'numberfact --help' for more information.
 
           """.utf8))
       exit(withError: ExitCode.validationFailure)
@@ -65,7 +94,7 @@ struct NumberFactCommand: AsyncParsableCommand {
   }
 
   /// The first argument like `-5` before any `--`, other than the value of `--count`.
-  static func negativeNumberOutsideOperands(_ arguments: [String]) -> String? {
+  static func negativeNumber(in arguments: [String]) -> String? {
     for (index, argument) in arguments.enumerated() {
       if argument == "--" { return nil }
       if index > 0, arguments[index - 1] == "--count" { continue }
@@ -85,6 +114,7 @@ struct NumberFactCommand: AsyncParsableCommand {
 /// Prints facts and exits: for pipes and scripts.
 struct Fact: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
+    commandName: "fact",
     abstract: "Print facts about numbers, one line each.",
     discussion: """
       NUMBERS are integers (42, -7), ranges (1..5), dates with --kind date (2/29), or the \

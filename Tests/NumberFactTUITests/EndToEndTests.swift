@@ -277,11 +277,15 @@ struct EndToEndTests {
   }
 
   @Test(arguments: [
-    ("vt999", "numberfact: unknown terminal type 'vt999' (TERM)"),
-    ("dumb", "numberfact: terminal type 'dumb' (TERM) cannot move the cursor"),
+    ("TERM=vt999", "numberfact: unknown terminal type 'vt999' (TERM); try TERM=xterm-256color"),
+    ("TERM=dumb", "numberfact: terminal type 'dumb' (TERM) cannot move the cursor"),
+    (
+      "env -u TERM",
+      "numberfact: TERM is not set, so the terminal type is unknown; try TERM="
+    ),
   ])
   func unusableTerminalTypeIsOneClearLine(term: String, message: String) async throws {
-    let (command, before, after) = try Self.script("--source offline", environment: "TERM=\(term)")
+    let (command, before, after) = try Self.script("--source offline", environment: term)
     try await Self.withSession(command) { app in
       let screen = try await app.waitForScreen { $0.contains("EXIT=") }
       #expect(screen.contains(message))
@@ -420,6 +424,40 @@ struct EndToEndTests {
     #expect(result.status == 64)
     #expect(result.stdout.isEmpty)
     #expect(result.stderr.hasPrefix("Error: "))
+    // Each command's errors come with its own usage.
+    let usage =
+      arguments.first == "fact" ? "Usage: numberfact fact [" : "Usage: numberfact [--count"
+    #expect(result.stderr.contains(usage), "\(result.stderr)")
+  }
+
+  @Test func versionIsPrinted() async throws {
+    let result = try await runProcess(numberfactBinary, ["--version"])
+    #expect(result.status == 0)
+    #expect(result.stdout.split(separator: ".").count == 3)
+  }
+
+  @Test func theRootUsageSaysThatNoSubcommandRunsTheApp() async throws {
+    let result = try await runProcess(numberfactBinary, ["--help"])
+    #expect(result.stdout.contains("(no subcommand: the interactive app, in this terminal)"))
+    #expect(result.stdout.contains("numberfact fact <numbers>"))
+  }
+
+  @Test func aNegativeNumberGivenToTheAppSaysWhereNumbersGo() async throws {
+    let result = try await runProcess(numberfactBinary, ["-5"])
+    #expect(result.status == 64)
+    #expect(result.stderr.hasPrefix("Error: '-5' is not an option of the app. To start at -5:"))
+  }
+
+  @Test func timeoutsPrintAsGiven() async throws {
+    let server = try await FactServer.silent()
+    defer { Task { await server.stop() } }
+    let result = try await runProcess(
+      numberfactBinary,
+      [
+        "fact", "5", "--source", "live", "--timeout", "0.001", "--base-url",
+        server.baseURL.absoluteString,
+      ])
+    #expect(result.stderr == "numberfact: No answer from the fact server within 0.001 seconds.\n")
   }
 
   @Test(arguments: [
