@@ -15,6 +15,7 @@ let package = Package(
     .library(name: "NumberFactCore", targets: ["NumberFactCore"]),
     .library(name: "NumberFactTesting", targets: ["NumberFactTesting"]),
     .library(name: "NumberFactTUI", targets: ["NumberFactTUI"]),
+    .library(name: "NumberFactTUITesting", targets: ["NumberFactTUITesting"]),
   ],
   traits: [
     .trait(
@@ -35,6 +36,7 @@ let package = Package(
     .package(url: "https://github.com/pointfreeco/swift-clocks", from: "1.1.1"),
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
     .package(url: "https://github.com/swhitty/FlyingFox", from: "0.27.1"),
+    .package(url: "https://github.com/pointfreeco/swift-snapshot-testing", from: "1.19.7"),
     .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
     // Already built for AsyncHTTPClient; named to read its error types.
     .package(url: "https://github.com/apple/swift-nio", from: "2.100.0"),
@@ -118,6 +120,21 @@ let package = Package(
         "TaskProviding",
       ]
     ),
+    // Scripted tests of the terminal app for anyone: keys and controlled answers drive the
+    // real render loop on a virtual terminal; frames compare to golden text files.
+    .target(
+      name: "NumberFactTUITesting",
+      dependencies: [
+        "NumberFactCore",
+        "NumberFactTesting",
+        "NumberFactTUI",
+        "TaskProviding",
+        "TaskProvidingTesting",
+        .product(name: "Clocks", package: "swift-clocks"),
+        .product(name: "Dependencies", package: "swift-dependencies"),
+        .product(name: "SnapshotTesting", package: "swift-snapshot-testing"),
+      ]
+    ),
     .executableTarget(
       name: "numberfact",
       dependencies: [
@@ -168,6 +185,7 @@ let package = Package(
       dependencies: [
         "NumberFactCore",
         "NumberFactTUI",
+        "NumberFactTUITesting",
         "NumberFactTesting",
         "TaskProviding",
         "TaskProvidingTesting",
@@ -175,7 +193,9 @@ let package = Package(
         .product(name: "Clocks", package: "swift-clocks"),
         .product(name: "Dependencies", package: "swift-dependencies"),
         .product(name: "IssueReportingTestSupport", package: "xctest-dynamic-overlay"),
-      ]
+        .product(name: "SnapshotTesting", package: "swift-snapshot-testing"),
+      ],
+      exclude: ["__Snapshots__"]
     ),
     // The feature's timing-sensitive scenarios, shared by the tests that run them once and the
     // ones that run them 10,000 times.

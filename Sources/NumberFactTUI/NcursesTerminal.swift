@@ -165,9 +165,9 @@ public final class NcursesTerminal: Terminal {
     if colors, has_colors() {
       start_color()
       use_default_colors()
-      let palette: [(TextRole, Int16)] = [
-        (.count, Int16(COLOR_CYAN)), (.error, Int16(COLOR_RED)), (.source, Int16(COLOR_GREEN)),
-      ]
+      // The terminal's own colours everywhere, so text reads on dark and light backgrounds
+      // alike; colour only where it means something: an error is red.
+      let palette: [(TextRole, Int16)] = [(.error, Int16(COLOR_RED))]
       for (index, (role, color)) in palette.enumerated() {
         let pair = Int16(index + 1)
         init_pair(pair, color, -1)
@@ -279,7 +279,8 @@ public final class NcursesTerminal: Terminal {
     case .title: cn_a_reverse()
     case .count: cn_a_bold()
     case .error: cn_a_bold()
-    case .hint: cn_a_dim()
+    // Dim text is faint on a light background; the key bar is plain instead.
+    case .hint: cn_a_normal()
     case .source: cn_a_normal()
     }
   }

@@ -1,3 +1,5 @@
+import Dispatch
+
 /// An in-memory terminal for tests: the test sends keys, resizes and signals, and reads
 /// back every frame the app drew.
 ///
@@ -84,11 +86,16 @@ public final class VirtualTerminal: Terminal {
     if let last = frames.last, condition(last) { return last }
     nextWaiter += 1
     let id = nextWaiter
-    let timer = Task {
-      try? await Task.sleep(for: timeout)  // failure bound
-      self.expire(id)
+    // A work item on the main queue, not a task: a wait costs no task and no hop.
+    let expiry = DispatchWorkItem { [weak self] in
+      MainActor.assumeIsolated { self?.expire(id) }
     }
-    defer { timer.cancel() }
+    let (seconds, attoseconds) = timeout.components
+    DispatchQueue.main.asyncAfter(
+      deadline: .now()
+        + .nanoseconds(Int(clamping: seconds * 1_000_000_000 + attoseconds / 1_000_000_000)),
+      execute: expiry)  // failure bound
+    defer { expiry.cancel() }
     let frame = await withCheckedContinuation {
       (continuation: CheckedContinuation<Frame?, Never>) in
       waiters.append((id, condition, { continuation.resume(returning: $0) }))

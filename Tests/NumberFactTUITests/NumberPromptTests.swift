@@ -1,4 +1,5 @@
 import NumberFactCore
+import NumberFactTUITesting
 import NumberFactTesting
 import Testing
 

@@ -2,6 +2,7 @@ import Clocks
 import Dependencies
 import Glibc
 import NumberFactCore
+import NumberFactTUITesting
 import NumberFactTesting
 import TaskProviding
 import TaskProvidingTesting
@@ -10,42 +11,8 @@ import Testing
 @testable import NumberFactTUI
 
 /// A render loop running on a virtual terminal, with a controlled client, a recording
-/// provider and a test clock: everything the loop waits on is in the test's hands.
-@MainActor
-struct LoopHarness {
-  let terminal: VirtualTerminal
-  let facts = ControlledNumberFactClient()
-  let provider: any TaskProvider
-  let clock = TestClock()
-  let model: NumberFactFeature
-  let loop: RenderLoop
-  let running: Task<RenderLoop.ExitReason, Never>
-
-  init(
-    size: TerminalSize = TerminalSize(rows: 24, columns: 80), count: Int = 0,
-    client: NumberFactClient? = nil, provider: any TaskProvider = RecordingTaskProvider()
-  ) {
-    terminal = VirtualTerminal(size: size)
-    self.provider = provider
-    model = makeFeature(count: count, client: client ?? facts.client, provider: provider)
-    let loop = RenderLoop(
-      model: model, terminal: terminal, clock: clock, taskProvider: provider)
-    self.loop = loop
-    running = Task { await loop.run() }
-  }
-
-  /// Waits for the first frame drawn that contains `text`.
-  @discardableResult
-  func frame(containing text: String) async throws -> Frame {
-    try await terminal.waitForFrame { $0.contains(text) }
-  }
-
-  /// Quits and returns why the loop ended.
-  func quit() async -> RenderLoop.ExitReason {
-    terminal.send(.character("q"))
-    return await running.value
-  }
-}
+/// provider and a test clock: the product's script harness.
+typealias LoopHarness = AppScript
 
 @MainActor
 func makeFeature(

@@ -1,0 +1,149 @@
+import Clocks
+import Dependencies
+import NumberFactCore
+import NumberFactTUI
+import NumberFactTesting
+import SnapshotTesting
+import TaskProviding
+import TaskProvidingTesting
+
+/// The terminal app, scripted: the real render loop on a ``VirtualTerminal``, with a
+/// controlled fact client, a recording task provider and a test clock, so a test types keys,
+/// answers requests, moves time and reads frames, and nothing happens unless it says so.
+///
+/// ```swift
+/// @MainActor @Test func typingANumber() async throws {
+///   let app = AppScript()
+///   app.type("1729\r")
+///   try await app.nextRequest().answer("1729 is a taxicab number.")
+///   try await app.frame(containing: "1729 is a taxicab number.")
+///   assertFrame(app.lastFrame, named: "fact")
+/// }
+/// ```
+@MainActor
+public final class AppScript {
+  /// The screen the app draws on.
+  public let terminal: VirtualTerminal
+  /// The fact client the app asks; answer its requests with ``nextRequest(timeout:)``.
+  public let facts = ControlledNumberFactClient()
+  /// What the app spawns through: taps, requests, the spinner.
+  public let provider: any TaskProvider
+  /// What the spinner sleeps on; move it with ``advance(by:)``.
+  public let clock = TestClock()
+  /// The feature the keys drive.
+  public let model: NumberFactFeature
+  /// The loop under test.
+  public let loop: RenderLoop
+  /// The loop's run, started at init.
+  public let running: Task<RenderLoop.ExitReason, Never>
+
+  /// Starts the app on a virtual terminal of `size`.
+  ///
+  /// - Parameters:
+  ///   - size: The terminal's size; 80×24 by default.
+  ///   - count: The number the app starts at.
+  ///   - kind: The kind of fact it starts with.
+  ///   - client: The fact client; by default ``facts``, whose requests the script answers.
+  ///   - provider: What the app spawns through; a recording provider by default.
+  public init(
+    size: TerminalSize = TerminalSize(rows: 24, columns: 80), count: Int = 0,
+    kind: FactKind = .trivia, client: NumberFactClient? = nil,
+    provider: any TaskProvider = RecordingTaskProvider()
+  ) {
+    terminal = VirtualTerminal(size: size)
+    self.provider = provider
+    let client = client ?? facts.client
+    model = withDependencies {
+      $0.numberFact = client
+      $0.taskProvider = provider
+    } operation: {
+      NumberFactFeature(count: count, kind: kind)
+    }
+    let loop = RenderLoop(model: model, terminal: terminal, clock: clock, taskProvider: provider)
+    self.loop = loop
+    running = Task { await loop.run() }
+  }
+
+  /// Types `text` as one batch of keys, as a paste arrives: `\r` is Enter, `\u{1B}` Esc,
+  /// `\u{7F}` Backspace, `\t` Tab; every other character is itself.
+  public func type(_ text: String) {
+    terminal.send(
+      keys: text.map { character in
+        switch character {
+        case "\r", "\n": .enter
+        case "\u{1B}": .escape
+        case "\u{7F}", "\u{8}": .backspace
+        case "\t": .tab
+        default: .character(character)
+        }
+      })
+  }
+
+  /// Presses `keys` as one batch.
+  public func press(_ keys: Key...) {
+    terminal.send(keys: keys)
+  }
+
+  /// The next request the app makes of ``facts``, to answer or fail.
+  public func nextRequest(
+    timeout: Duration = .seconds(5), fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
+  ) async throws -> ControlledNumberFactClient.Request {
+    try await facts.nextRequest(
+      timeout: timeout, fileID: fileID, filePath: filePath, line: line, column: column)
+  }
+
+  /// Waits for the first frame drawn that contains `text`, and returns it.
+  @discardableResult
+  public func frame(containing text: String, timeout: Duration = .seconds(5)) async throws
+    -> Frame
+  {
+    try await terminal.waitForFrame(timeout: timeout) { $0.contains(text) }
+  }
+
+  /// The frame on screen now.
+  public var lastFrame: Frame? { terminal.lastFrame }
+
+  /// Moves the test clock: the spinner turns once per 100 ms.
+  public func advance(by duration: Duration) async {
+    await clock.advance(by: duration)
+  }
+
+  /// Resizes the terminal, as a person dragging the window's corner.
+  public func resize(to size: TerminalSize) {
+    terminal.resize(to: size)
+  }
+
+  /// Quits with `q` and returns why the loop ended.
+  public func quit() async -> RenderLoop.ExitReason {
+    terminal.send(.character("q"))
+    return await running.value
+  }
+}
+
+extension Snapshotting where Value == Frame, Format == String {
+  /// A frame as its lines of text, the way a person reads the screen: golden files under the
+  /// test's `__Snapshots__` folder, one `.txt` per frame.
+  public static var frameText: Snapshotting {
+    Snapshotting<String, String>.lines.pullback { frame in frame.lines.joined(separator: "\n") }
+  }
+}
+
+/// Compares `frame` to the golden text file `named` beside the calling test, and fails the
+/// test with a line diff when it differs. Set `SNAPSHOT_TESTING_RECORD=all` to write the
+/// files anew after an intended change; a missing file is written and the test fails once.
+public func assertFrame(
+  _ frame: Frame?, named name: String,
+  fileID: StaticString = #fileID, filePath: StaticString = #filePath,
+  testName: String = #function, line: UInt = #line, column: UInt = #column
+) {
+  guard let frame else {
+    reportIssue(
+      "No frame was drawn to compare with \(name).", fileID: fileID, filePath: filePath, line: line,
+      column: column)
+    return
+  }
+  assertSnapshot(
+    of: frame, as: .frameText, named: name, fileID: fileID, file: filePath, testName: testName,
+    line: line, column: column)
+}
