@@ -24,6 +24,7 @@ import Testing
     assertFrame(app.lastFrame, named: "loading")
   }
 
+  // sample: app-script
   @Test func fact() async throws {
     let app = AppScript(count: 42)
     app.type("f")
@@ -31,6 +32,7 @@ import Testing
     try await app.frame(containing: "42 is the answer")
     assertFrame(app.lastFrame, named: "fact")
   }
+  // end sample
 
   @Test func error() async throws {
     let app = AppScript(count: 42)
