@@ -129,10 +129,14 @@ public enum FactView {
     }
     if state.showsHelp {
       let keysWidth = KeyMap.help.map { DisplayWidth.of($0.keys) }.max() ?? 0
-      return KeyMap.help.map { entry in
+      let keys = KeyMap.help.map { entry in
         let keys = pad(entry.keys, to: keysWidth)
         return Row([Span(DisplayWidth.clip("\(keys)  \(entry.action)", to: width), .normal)])
       }
+      return keys + [Row()]
+        + wrapped(
+          "Start at a number: numberfact --count N. Facts for scripts: numberfact fact N. "
+            + "All options: numberfact --help.", .hint, width)
     }
     if feature.isLoading {
       let frame = spinner[((state.spinnerFrame % spinner.count) + spinner.count) % spinner.count]
