@@ -22,18 +22,22 @@ public final class ExplorationClock: Clock, Sendable {
       self.offset = offset
     }
 
+    /// The point `duration` later, saturating at the largest and smallest durations.
     public func advanced(by duration: Duration) -> Self {
       Self(offset: offset.saturatingAdd(duration))
     }
 
+    /// How long from this point to `other`, saturating.
     public func duration(to other: Self) -> Duration {
       other.offset.saturatingSubtract(offset)
     }
 
+    /// Whether `lhs` comes before `rhs`.
     public static func < (lhs: Self, rhs: Self) -> Bool {
       lhs.offset < rhs.offset
     }
 
+    /// The time since the start of the schedule: "5.0 seconds".
     public var description: String { "\(offset)" }
   }
 
