@@ -277,7 +277,6 @@ extension NumberFactClient: DependencyKey {
 public enum FactHTTP {
   private struct Clients {
     var client: HTTPClient?
-    var group: MultiThreadedEventLoopGroup?
     var isShutDown = false
   }
 
@@ -299,21 +298,23 @@ public enum FactHTTP {
       configuration.connectionPool.retryConnectionEstablishment = false
       let client = HTTPClient(eventLoopGroup: group, configuration: configuration)
       clients.client = client
-      clients.group = group
       return client
     }
   }
 
-  /// Closes every connection and stops the client's thread; later requests fail. Does
-  /// nothing when no request was made.
+  /// Closes every connection and shuts the client down; later requests fail. Does nothing
+  /// when no request was made.
+  ///
+  /// The event loop's thread is left to end with the process: a connection the client has
+  /// just closed can still schedule its last callbacks on the loop, and a loop shut down
+  /// under them prints an error.
   public static func shutDown() async {
-    let (client, group) = clients.withLock { clients in
+    let client = clients.withLock { clients in
       clients.isShutDown = true
-      defer { (clients.client, clients.group) = (nil, nil) }
-      return (clients.client, clients.group)
+      defer { clients.client = nil }
+      return clients.client
     }
     try? await client?.shutdown()
-    try? await group?.shutdownGracefully()
   }
 
   /// One GET with a deadline for the whole exchange and a cap on the body. Returns the
