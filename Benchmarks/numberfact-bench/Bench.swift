@@ -10,7 +10,7 @@ struct NumberFactBench: AsyncParsableCommand {
     abstract: "Measure determinism, provider costs, recording scale, the app and the suite.",
     discussion: """
       Run from the package root: swift run -c release numberfact-bench
-      The full run takes about five minutes and rewrites docs/benchmarks.md. --quick runs \
+      The full run takes about fifteen minutes and rewrites docs/benchmarks.md. --quick runs \
       every section with small sizes, writes nothing unless --output is given, and fails \
       if a deterministic scenario fails even once.
       """,
