@@ -248,21 +248,11 @@ enum OfflineFacts {
 
   // MARK: Date
 
-  private static let months = [
-    ("January", 31), ("February", 29), ("March", 31), ("April", 30), ("May", 31),
-    ("June", 30), ("July", 31), ("August", 31), ("September", 30), ("October", 31),
-    ("November", 30), ("December", 31),
-  ]
-
-  /// "March 1" for day 61 of a leap year.
+  /// "March 1" for day 61 of a leap year; "March 2" for day 61 of a common one.
   private static func dayName(_ day: Int, leap: Bool) -> String {
-    var rest = day
-    for (month, length) in months {
-      let days = month == "February" && !leap ? 28 : length
-      if rest <= days { return "\(month) \(rest)" }
-      rest -= days
-    }
-    return "December 31"
+    // A common year is a leap year without February 29, day 60.
+    let leapDay = leap || day < 60 ? day : day + 1
+    return FactDate(dayOfYear: leapDay)?.description ?? "December 31"
   }
 
   static func date(_ n: Int) -> String {
