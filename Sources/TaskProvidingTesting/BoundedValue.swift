@@ -1,4 +1,4 @@
-extension Task where Failure == Never {
+extension Task {
   /// The task's value, waited for at most `timeout`: `await task.value` with a failure bound.
   ///
   /// Use it wherever a test awaits a task it holds (a tap spawned as `Task { await
@@ -13,38 +13,9 @@ extension Task where Failure == Never {
   ///   - column: The column an issue is reported at.
   ///   - isolation: The caller's isolation, kept across the wait.
   /// - Returns: The task's value.
-  /// - Throws: ``TaskTimeoutError`` after reporting it at the caller's line, or
-  ///   `CancellationError` if the waiting task is cancelled. The awaited task is not
-  ///   cancelled either way.
-  public func value(
-    timeout: Duration,
-    fileID: StaticString = #fileID,
-    filePath: StaticString = #filePath,
-    line: UInt = #line,
-    column: UInt = #column,
-    isolation: isolated (any Actor)? = #isolation
-  ) async throws -> Success {
-    try await boundedResult(
-      of: self, timeout: timeout,
-      at: CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
-    ).get()
-  }
-}
-
-extension Task where Failure == any Error {
-  /// The task's value, waited for at most `timeout`: `try await task.value` with a failure
-  /// bound.
-  ///
-  /// - Parameters:
-  ///   - timeout: Bounds a failure only; the value returns as soon as the task ends.
-  ///   - fileID: The file an issue is reported in; the caller's by default.
-  ///   - filePath: The full path of that file.
-  ///   - line: The line an issue is reported at.
-  ///   - column: The column an issue is reported at.
-  ///   - isolation: The caller's isolation, kept across the wait.
-  /// - Returns: The task's value.
-  /// - Throws: What the task threw; ``TaskTimeoutError`` after reporting it at the caller's
-  ///   line; or `CancellationError` if the waiting task is cancelled.
+  /// - Throws: What the task threw, if it can throw; ``TaskTimeoutError`` after reporting it
+  ///   at the caller's line; or `CancellationError` if the waiting task is cancelled. The
+  ///   awaited task is not cancelled either way.
   public func value(
     timeout: Duration,
     fileID: StaticString = #fileID,
