@@ -73,9 +73,9 @@ public final class NumberFactFeature {
       count: count, kind: kind, fact: fact, isLoading: isLoading, errorMessage: errorMessage)
   }
 
-  /// Where the fact on screen is in ``history``, as "3 of 7" counts it: from 1.
-  public var historyPosition: (index: Int, count: Int)? {
-    historyIndex.map { ($0 + 1, history.count) }
+  /// Where the fact on screen is in ``history``, when it is one of its entries.
+  public var historyPosition: HistoryPosition? {
+    historyIndex.map { HistoryPosition(number: $0 + 1, of: history.count) }
   }
 
   /// Adds one to ``count``, stopping at `Int.max`.
@@ -307,4 +307,21 @@ extension NumberFactFeature {
       self.errorMessage = errorMessage
     }
   }
+}
+
+/// Where a fact is among the facts seen this session, as "3 of 7" says it.
+public struct HistoryPosition: Hashable, Sendable, CustomStringConvertible {
+  /// Which fact, from 1.
+  public var number: Int
+  /// How many facts there are.
+  public var count: Int
+
+  /// The `number`th fact of `count`.
+  public init(number: Int, of count: Int) {
+    self.number = number
+    self.count = count
+  }
+
+  /// "3 of 7".
+  public var description: String { "\(number) of \(count)" }
 }

@@ -10,13 +10,13 @@ public struct ViewState: Hashable, Sendable {
   public var showsHelp: Bool
   /// The number being typed on the count line, while the prompt is open.
   public var prompt: NumberPrompt?
-  /// Where the fact shown is among the facts seen, `[position, count]` from 1 ("3 of 7").
-  public var historyPosition: [Int]?
+  /// Where the fact shown is among the facts seen ("3 of 7").
+  public var historyPosition: HistoryPosition?
 
   /// Creates a view state.
   public init(
     feature: NumberFactFeature.State = .init(), spinnerFrame: Int = 0, showsHelp: Bool = false,
-    prompt: NumberPrompt? = nil, historyPosition: [Int]? = nil
+    prompt: NumberPrompt? = nil, historyPosition: HistoryPosition? = nil
   ) {
     self.feature = feature
     self.spinnerFrame = spinnerFrame
@@ -150,8 +150,7 @@ public enum FactView {
       // A server that knows nothing about a number says so in a sentence of its own;
       // the source line makes that plain, so it is not read as a fact.
       let found = fact.found ? "" : " (no fact known about \(fact.number); a stand-in)"
-      let position =
-        state.historyPosition.map { " · \($0[0]) of \($0[1])" } ?? ""
+      let position = state.historyPosition.map { " · \($0)" } ?? ""
       return wrapped(safe(fact.text), .normal, width) + [Row()]
         + wrapped("— " + safe(fact.sourceLine) + found + position, .source, width)
     }

@@ -197,7 +197,7 @@ public final class RenderLoop {
       }
     }
     viewState.feature = state
-    viewState.historyPosition = model.historyPosition.map { [$0.index, $0.count] }
+    viewState.historyPosition = model.historyPosition
     if state.isLoading { startSpinner() } else { stopSpinner() }
     let frame = FactView.frame(for: viewState, size: terminal.size)
     guard frame != lastFrame else { return }

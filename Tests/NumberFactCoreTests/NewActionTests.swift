@@ -82,10 +82,10 @@ import Testing
       try await provider.waitForAll()
       await model.numberEntered(3)
       #expect(model.history.map(\.text) == ["1 trivia", "1 math", "3 math"])
-      #expect(model.historyPosition! == (3, 3))
+      #expect(model.historyPosition == HistoryPosition(number: 3, of: 3))
       model.previousFactButtonTapped()
       #expect(model.count == 1 && model.kind == .math && model.fact?.text == "1 math")
-      #expect(model.historyPosition! == (2, 3))
+      #expect(model.historyPosition == HistoryPosition(number: 2, of: 3))
       model.previousFactButtonTapped()
       model.previousFactButtonTapped()  // already at the oldest: stays
       #expect(model.fact?.text == "1 trivia" && model.kind == .trivia)

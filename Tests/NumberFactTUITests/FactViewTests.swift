@@ -13,7 +13,7 @@ import Testing
       var feature = NumberFactFeature.State(count: 42)
       var help = false
       var prompt: NumberPrompt?
-      var position: [Int]?
+      var position: HistoryPosition?
       switch self {
       case .idle: break
       case .loading: feature.isLoading = true
@@ -39,7 +39,7 @@ import Testing
         _ = prompt?.handle(.character("x"))
       case .history:
         feature.fact = NumberFact(number: 42, kind: .trivia, text: "42 is the answer.")
-        position = [3, 7]
+        position = HistoryPosition(number: 3, of: 7)
       }
       return ViewState(
         feature: feature, showsHelp: help, prompt: prompt, historyPosition: position)
@@ -140,7 +140,7 @@ import Testing
 
   @Test func theHistoryPositionIsShownWithTheFact() {
     var state = Screen.fact.state
-    state.historyPosition = [3, 7]
+    state.historyPosition = HistoryPosition(number: 3, of: 7)
     let frame = FactView.frame(for: state, size: TerminalSize(rows: 12, columns: 80))
     #expect(frame.lines.contains("  — from numbersapi.com · 3 of 7"))
   }
