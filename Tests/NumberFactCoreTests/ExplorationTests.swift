@@ -130,6 +130,10 @@ final class Wallet {
 }
 // end sample
 
+// Sleeps marked "virtual time" below are on an exploration's clock: they take no real time
+// and end only when the explorer chooses to move that clock. They are the models' timeouts,
+// the behaviour under test, not a way for a test to wait.
+
 // sample: timed-lookup
 /// Looks a word up, and gives up after five seconds.
 @MainActor
@@ -160,7 +164,7 @@ final class TimedLookup {
       self.status = .found(definition)
     }
     taskProvider.task(name: "time out \(word)") {
-      guard (try? await self.clock.sleep(for: .seconds(5))) != nil else { return }
+      guard (try? await self.clock.sleep(for: .seconds(5))) != nil else { return }  // virtual time
       request.cancel()
       // Forgets to check that it is still loading: a definition that came in time is lost.
       self.status = .timedOut
@@ -214,7 +218,7 @@ extension ProcessWideHookTests {
         var events: [String] = []
         exploration.action("start") {
           provider.task(name: "sleeper") {
-            try? await clock.sleep(for: .seconds(1))
+            try? await clock.sleep(for: .seconds(1))  // virtual time
             events.append("woke")
           }
           provider.task(name: "other") { events.append("other") }
@@ -241,7 +245,8 @@ extension ProcessWideHookTests {
             if (try? await fetch.function(1)) != nil { events.append("answer") }
           }
           provider.task(name: "timer") {
-            if (try? await clock.sleep(for: .seconds(5))) != nil { events.append("timeout") }
+            let timedOut = (try? await clock.sleep(for: .seconds(5))) != nil  // virtual time
+            if timedOut { events.append("timeout") }
           }
         }
         exploration.atEnd("records both") {
@@ -262,14 +267,14 @@ extension ProcessWideHookTests {
         exploration.action("start") {
           let sleeper = provider.task(name: "sleeper") {
             do {
-              try await clock.sleep(for: .seconds(60))
+              try await clock.sleep(for: .seconds(60))  // virtual time
               outcome = "woke"
             } catch {
               outcome = error is CancellationError ? "cancelled" : "\(error)"
             }
           }
           provider.task(name: "canceller") {
-            try? await clock.sleep(until: clock.now, tolerance: nil)  // already due
+            try? await clock.sleep(until: clock.now, tolerance: nil)  // virtual time, already due
             sleeper.cancel()
           }
         }
@@ -326,7 +331,7 @@ extension ProcessWideHookTests {
             status = .found(definition)
           }
           provider.task(name: "time out swift") {
-            guard (try? await clock.sleep(for: .seconds(5))) != nil else { return }
+            guard (try? await clock.sleep(for: .seconds(5))) != nil else { return }  // virtual time
             request.cancel()
             if status == .loading { status = .timedOut }
           }
