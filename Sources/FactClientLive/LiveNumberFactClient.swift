@@ -282,9 +282,6 @@ public enum FactHTTP {
 
   private static let clients = Mutex(Clients())
 
-  /// Whether the client exists: a request has been made and it was not shut down since.
-  public static var isRunning: Bool { clients.withLock { $0.client != nil } }
-
   static func client() throws -> HTTPClient {
     try clients.withLock { clients in
       if let client = clients.client { return client }
