@@ -196,6 +196,34 @@ struct EndToEndTests {
     }
   }
 
+  /// The number prompt's bad input and the history's cap, on the real binary.
+  @Test func numberPromptAndHistoryInTheRealApp() async throws {
+    let (command, before, after) = try Self.script("--source offline")
+    try await Self.withSession(command) { app in
+      try await app.waitForScreen(containing: "Count  0")
+      try await app.send("-l", "99999999999999999999")
+      try await app.send("Enter")
+      try await app.waitForScreen(containing: "Too large: a number here is from")
+      try await app.send("Escape")
+      try await app.waitForScreen(containing: "Count  0")
+      try await app.send("-l", "5--abc")  // each - toggles the sign; letters are dropped
+      try await app.waitForScreen(containing: "Only digits")
+      try await app.send("Enter")
+      try await app.waitForScreen(containing: "Count  5")
+      // 105 more facts: the history keeps the newest 100.
+      for number in 1...105 {
+        try await app.send("-l", "\(number)")
+        try await app.send("Enter")
+      }
+      try await app.waitForScreen(containing: "100 of 100")
+      try await app.send("Home")
+      try await app.waitForScreen { $0.contains("Count  6") && $0.contains("1 of 100") }
+      try await app.send("q")
+      try await app.waitForScreen(containing: "EXIT=0")
+      try Self.expectSameSettings(before, after)
+    }
+  }
+
   /// `kill -TSTP` from outside suspends the same way, and `fg` (SIGCONT, and the terminal
   /// back) brings the app back.
   @Test func stopSignalFromOutsideSuspendsAndFgResumes() async throws {
