@@ -54,10 +54,21 @@ let package = Package(
         .product(name: "IssueReporting", package: "xctest-dynamic-overlay"),
       ]
     ),
+    // The runtime-hook machinery: which jobs are a scheduler's own, the serial scheduler,
+    // the explorer's engine, its strategies and its replay strings. Re-exported by
+    // TaskProvidingTesting, which adds the scenario-facing side (providers, calls, clocks).
+    .target(
+      name: "TaskScheduling",
+      dependencies: [
+        "TaskProviding",
+        .product(name: "IssueReporting", package: "xctest-dynamic-overlay"),
+      ]
+    ),
     .target(
       name: "TaskProvidingTesting",
       dependencies: [
         "TaskProviding",
+        "TaskScheduling",
         .product(name: "CustomDump", package: "swift-custom-dump"),
         .product(
           name: "Dependencies", package: "swift-dependencies",

@@ -1,4 +1,5 @@
-import Synchronization
+import TaskProviding
+import TaskScheduling
 
 /// A stand-in for any async dependency that the test drives: each call becomes a ``Call``
 /// the test awaits with ``nextCall(timeout:fileID:filePath:line:column:isolation:)``, then
@@ -66,7 +67,7 @@ public final class ControlledFunction<Input: Sendable, Output: Sendable>: Sendab
   /// ``UnansweredCallError``.
   public let answerTimeout: Duration
   private let cancellationResponse: CancellationResponse
-  private let state = Mutex(State())
+  private let state = Locked(State())
   /// How an exploration answers a call, if it may.
   private let answers: (@Sendable (Input) -> Output)?
   /// The failures an exploration may give a call instead of an answer.
@@ -224,7 +225,7 @@ extension ControlledFunction {
       var deadline: Deadlines.Token?
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
     private let cancellationResponse: CancellationResponse
     private let answerTimeout: Duration
     /// The test scope the call was made in, which ends it if the test ends first.
@@ -247,18 +248,22 @@ extension ControlledFunction {
       self.failures = failures
     }
 
-    /// What an exploration may do with this call.
-    private var outcomes: [(label: String, apply: @Sendable () -> Void)] {
+    /// The ways this call may be completed without the test: its answer, then each allowed
+    /// failure.
+    private var completions: [TestScope.CallCompletion] {
       guard let answers else { return [] }
       let input = input
-      var outcomes: [(label: String, apply: @Sendable () -> Void)] = [
-        ("answer \(description)", { [weak self] in self?.answer(answers(input)) })
+      var completions = [
+        TestScope.CallCompletion(
+          label: "answer \(description)", apply: { [weak self] in self?.answer(answers(input)) })
       ]
       for error in failures {
-        outcomes.append(
-          ("fail \(description) with \(error)", { [weak self] in self?.fail(error) }))
+        completions.append(
+          TestScope.CallCompletion(
+            label: "fail \(description) with \(error)", apply: { [weak self] in self?.fail(error) })
+        )
       }
-      return outcomes
+      return completions
     }
 
     /// Whether the caller's task was cancelled while this call was open.
@@ -296,7 +301,7 @@ extension ControlledFunction {
         TestScope.OpenCall(
           describe: { [weak self] in self?.description ?? "a call" },
           end: { [weak self] in self?.resume(with: .failure(CancellationError())) },
-          outcomes: outcomes))
+          completions: completions))
       let cancelNow = state.withLock { state -> Bool in
         state.continuation = continuation
         state.deadline = deadline

@@ -1,4 +1,4 @@
-import Synchronization
+import TaskProviding
 
 /// A clock whose time moves only when an exploration moves it.
 ///
@@ -54,7 +54,7 @@ public final class ExplorationClock: Clock, Sendable {
     var cancelled: Set<Int> = []
   }
 
-  private let state = Mutex(State())
+  private let state = Locked(State())
 
   /// A clock at the start of time, with no one asleep on it.
   public init() {}

@@ -1,5 +1,5 @@
-import Synchronization
 import TaskProviding
+import TaskScheduling
 
 /// A provider that holds every task until the test releases it, so a test decides exactly
 /// when each piece of asynchronous work runs.
@@ -39,7 +39,7 @@ public final class ManualTaskProvider: TaskProvider {
 
   private let base: any TaskProvider
   let ledger = TaskLedger()
-  private let gates = Mutex(Gates())
+  private let gates = Locked(Gates())
 
   /// Creates a provider whose tasks run, once released, as `Task` would run them.
   public convenience init() {
@@ -271,20 +271,27 @@ public final class ManualTaskProvider: TaskProvider {
 
   /// Releases every held task, oldest first, without waiting: how a scope ends tasks the
   /// test left held, after cancelling them.
-  func releaseAll() {
+  package func releaseAll() {
     while releaseNext() != nil {}
   }
 
-  /// The indices of the tasks still held, oldest first.
-  var heldIndices: [Int] {
-    gates.withLock { Array($0.held[$0.next...]) }
+  /// The records of the tasks still held, oldest first.
+  package var heldRecords: [TaskRecord] {
+    gates.withLock { Array($0.held[$0.next...]) }.map(ledger.record)
   }
 
-  /// Releases the held task with this index, whatever its place: how an exploration starts
-  /// the task its strategy chose.
+  /// Releases the held task `record` describes, whatever its place among the held ones: how
+  /// a driver that chooses the order (an exploration) starts the one it chose.
+  /// - Returns: `false` when that task is not held.
   @discardableResult
-  func release(_ index: Int) -> Bool {
-    releaseNext(choosing: index) != nil
+  package func start(_ record: TaskRecord) -> Bool {
+    releaseNext(choosing: record.index) != nil
+  }
+
+  /// The record of the task spawned here whose handle has this address, as the runtime
+  /// knows the task, if there is one.
+  package func record(forTaskAt address: UInt) -> TaskRecord? {
+    ledger.index(ofTaskAt: address).map(ledger.record)
   }
 
   private func releaseNext(choosing chosen: Int? = nil) -> Int? {

@@ -1,42 +1,11 @@
 import IssueReporting
-import Synchronization
 import TaskProviding
+import TaskScheduling
 import Testing
 
 #if SwiftDependencies
   import Dependencies
 #endif
-
-/// A place in a test's source, taken from the caller's `#fileID`, `#filePath`, `#line` and
-/// `#column` at every public wait and scope, so an issue is reported at the test's own line
-/// under Swift Testing and XCTest alike.
-struct CallSite: Sendable {
-  private enum Place {
-    case source(fileID: StaticString, filePath: StaticString, line: UInt, column: UInt)
-    /// A test's own location, as a Swift Testing trait is given it.
-    case test(Testing.SourceLocation)
-  }
-
-  private let place: Place
-
-  init(fileID: StaticString, filePath: StaticString, line: UInt, column: UInt) {
-    place = .source(fileID: fileID, filePath: filePath, line: line, column: column)
-  }
-
-  init(_ location: Testing.SourceLocation) {
-    place = .test(location)
-  }
-
-  /// Reports `message` as an issue at this place.
-  func report(_ message: String) {
-    switch place {
-    case .source(let fileID, let filePath, let line, let column):
-      reportIssue(message, fileID: fileID, filePath: filePath, line: line, column: column)
-    case .test(let location):
-      Issue.record(Comment(rawValue: message), sourceLocation: location)
-    }
-  }
-}
 
 /// What one test's scope holds: its provider, read by `RecordingTaskProvider.current` and
 /// `ManualTaskProvider.current`, and the controlled calls made inside it that are still open.
@@ -46,18 +15,25 @@ final class TestScope: Sendable {
   @TaskLocal static var current: TestScope?
 
   let provider: any TaskProvider
-  private let openCalls = Mutex<(next: Int, calls: [ObjectIdentifier: OpenCall])>((0, [:]))
+  private let openCalls = Locked<(next: Int, calls: [ObjectIdentifier: OpenCall])>((0, [:]))
 
   /// A controlled call that has not ended, and how to end it.
   struct OpenCall: Sendable {
     /// Computed only if the test ends with the call open: most calls are answered.
     let describe: @Sendable () -> String
     let end: @Sendable () -> Void
-    /// How an exploration may complete it: answer it, or fail it with each allowed error.
-    /// Empty for a function that gives no answers of its own.
-    var outcomes: [(label: String, apply: @Sendable () -> Void)] = []
-    /// Order of opening, so explorations list open calls the same way every run.
+    /// The outcomes the call's function was given to complete it with on its own (its
+    /// answer, each allowed failure), for whoever drives the test to pick from. Empty for a
+    /// function made without `answers:`.
+    var completions: [CallCompletion] = []
+    /// Order of opening, so open calls are listed the same way every run.
     var sequence = 0
+  }
+
+  /// One way to complete an open call, and how a person reads it ("answer lookup #0: 1").
+  struct CallCompletion: Sendable {
+    let label: String
+    let apply: @Sendable () -> Void
   }
 
   init(provider: any TaskProvider) {

@@ -1,13 +1,18 @@
-import Synchronization
 import TaskProviding
+import TaskScheduling
 
 /// A handle whose result type has been erased, so tasks of any type can be cancelled together.
 protocol CancellableTask: Sendable {
   func cancel()
   var isCancelled: Bool { get }
+  /// The task's address, as the runtime's jobs for it carry it.
+  var address: UInt { get }
 }
 
-extension Task: CancellableTask {}
+extension Task: CancellableTask {
+  /// A `Task` holds one reference, to the runtime's task: its bits are that task's address.
+  var address: UInt { unsafeBitCast(self, to: UInt.self) }
+}
 
 /// The bookkeeping both testing providers share: records, pending tasks and their waiters.
 ///
@@ -27,6 +32,8 @@ final class TaskLedger: Sendable {
     var waiters: [Int: (Condition, Waiter<Void>)] = [:]
     /// Tasks a failed wait has already reported, so a scope's leak check does not repeat them.
     var reported: Set<Int> = []
+    /// Each task's index by its address while it is pending, to name a job by its task.
+    var addresses: [UInt: Int] = [:]
 
     /// A record with the live cancellation state of a pending task.
     func snapshot(_ index: Int) -> TaskRecord {
@@ -68,7 +75,7 @@ final class TaskLedger: Sendable {
     case held(Int)
   }
 
-  private let state = Mutex(State())
+  private let state = Locked(State())
 
   // MARK: Recording
 
@@ -95,6 +102,7 @@ final class TaskLedger: Sendable {
     let cancelNow = state.withLock { state -> Bool in
       guard state.pending.contains(index) else { return false }
       state.handles[index] = handle
+      state.addresses[handle.address] = index
       return state.cancelRequested.remove(index) != nil
     }
     if cancelNow { handle.cancel() }
@@ -113,6 +121,7 @@ final class TaskLedger: Sendable {
       state.records[index].isCancelled = cancelled
       state.pending.remove(index)
       state.running.remove(index)
+      if let handle = state.handles[index] { state.addresses[handle.address] = nil }
       state.handles[index] = nil
       state.cancelRequested.remove(index)
       return state.takeReadyWaiters()
@@ -138,6 +147,11 @@ final class TaskLedger: Sendable {
 
   func record(_ index: Int) -> TaskRecord {
     state.withLock { $0.snapshot(index) }
+  }
+
+  /// The index of the pending task at this address, if there is one.
+  func index(ofTaskAt address: UInt) -> Int? {
+    state.withLock { $0.addresses[address] }
   }
 
   // MARK: Cancelling

@@ -1,5 +1,5 @@
 import Dispatch
-import Synchronization
+import TaskProviding
 
 /// How a bounded wait ended.
 enum WaitOutcome<Value: Sendable>: Sendable {
@@ -23,7 +23,7 @@ final class Waiter<Value: Sendable>: Sendable {
     var outcome: WaitOutcome<Value>?
   }
 
-  private let state = Mutex(State())
+  private let state = Locked(State())
 
   /// Ends the wait with `outcome`, unless it has ended already.
   /// - Returns: Whether this call ended it.
@@ -147,7 +147,7 @@ final class Deadlines: Sendable {
     }
   }
 
-  private let state = Mutex(State())
+  private let state = Locked(State())
   /// Dispatch sources are thread-safe; this one is set once and re-armed under `state`'s lock.
   nonisolated(unsafe) private let timer: any DispatchSourceTimer
 

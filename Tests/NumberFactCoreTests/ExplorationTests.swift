@@ -369,7 +369,7 @@ extension ProcessWideHookTests {
       var found: ExplorationReport?
       withKnownIssue { found = explore(.random(seed: 11, schedules: 500), build) }
       let failure = try? #require(found?.failure)
-      #expect(failure?.replay.hasPrefix("x1:f:") == true)
+      #expect(failure?.replay.hasPrefix("x2:") == true)
       var again: ExplorationReport?
       withKnownIssue { again = explore(.random(seed: 11), replay: failure?.replay, build) }
       #expect(again?.failure?.steps == failure?.steps)
@@ -417,7 +417,8 @@ extension ProcessWideHookTests {
           }
         }
       }
-      #expect(report?.failure?.steps.last?.hasPrefix("advance the clock to 5") == true)
+      #expect(
+        report?.failure?.steps.contains { $0.hasPrefix("advance the clock to 5") } == true)
     }
     // end sample
   }

@@ -5,23 +5,19 @@ import Testing
 
 extension ProcessWideHookTests {
   @MainActor @Suite(.timeLimit(.minutes(1))) struct SerialSchedulerTests {
-    /// Main-actor tasks spawned in a row, and a detached task between them.
+    /// Main-actor tasks spawned in a row, and a detached task between them that writes from
+    /// the pool, where it may run before, between or after them.
     static func spawnOrder() async -> [String] {
-      let log = Log()
-      let a = Task { log.append("a") }
-      let pool = Task.detached { await log.append("pool") }
-      let b = Task { log.append("b") }
-      let c = Task { log.append("c") }
+      let log = LockIsolated<[String]>([])
+      let a = Task { log.withValue { $0.append("a") } }
+      let pool = Task.detached { log.withValue { $0.append("pool") } }
+      let b = Task { log.withValue { $0.append("b") } }
+      let c = Task { log.withValue { $0.append("c") } }
       await a.value
       await pool.value
       await b.value
       await c.value
-      return log.entries
-    }
-
-    @MainActor final class Log {
-      private(set) var entries: [String] = []
-      func append(_ entry: String) { entries.append(entry) }
+      return log.value
     }
 
     @Test func returnsWhatTheBodyReturnsAndRethrows() throws {

@@ -1,0 +1,43 @@
+#if canImport(Darwin)
+  import Darwin
+#elseif canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#endif
+
+/// A value behind a pthread mutex: the lock of every shared state in the package.
+///
+/// `Synchronization.Mutex` would serve, but ThreadSanitizer on Linux cannot see it: it locks
+/// a futex inside the uninstrumented standard library, so every access it protects reads as a
+/// race and no suppression by name hides the report. ThreadSanitizer intercepts
+/// `pthread_mutex_lock`, so state behind this lock is checked for real races only, in this
+/// package's tests and in an adopter's.
+package final class Locked<State>: @unchecked Sendable {
+  private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+  private var state: State
+
+  /// A lock around `state`.
+  package init(_ state: State) {
+    mutex = .allocate(capacity: 1)
+    mutex.initialize(to: pthread_mutex_t())
+    pthread_mutex_init(mutex, nil)
+    self.state = state
+  }
+
+  deinit {
+    pthread_mutex_destroy(mutex)
+    mutex.deinitialize(count: 1)
+    mutex.deallocate()
+  }
+
+  /// Runs `body` with the state, holding the lock; `body` must not take the lock again.
+  @inline(__always)
+  package func withLock<Result, Failure: Error>(
+    _ body: (inout State) throws(Failure) -> Result
+  ) throws(Failure) -> Result {
+    pthread_mutex_lock(mutex)
+    defer { pthread_mutex_unlock(mutex) }
+    return try body(&state)
+  }
+}

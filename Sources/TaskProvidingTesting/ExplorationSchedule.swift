@@ -1,0 +1,125 @@
+import TaskProviding
+import TaskScheduling
+
+#if SwiftDependencies
+  import Dependencies
+#endif
+
+/// One schedule of a scenario, set up for the explorer: a fresh provider, test scope and
+/// clock, and the choices they offer (held tasks to start, open calls to complete, the clock
+/// to move) beside the scenario's actions.
+@MainActor
+enum ExplorationSchedule {
+  static func setup(_ scenario: @escaping @MainActor (Exploration) async throws -> Void)
+    -> ScheduleSetup
+  {
+    let provider = ManualTaskProvider()
+    let scope = TestScope(provider: provider)
+    let exploration = Exploration(provider: provider)
+    let outcome = Locked<(returned: Bool, thrown: String?)>((false, nil))
+    let body = Locked<Task<Void, Never>?>(nil)
+    return ScheduleSetup(
+      start: {
+        let task = TestScope.$current.withValue(scope) {
+          installingDependencies(exploration) {
+            Task { @MainActor in
+              do {
+                try await scenario(exploration)
+              } catch {
+                outcome.withLock { $0.thrown = "\(error)" }
+              }
+              outcome.withLock { $0.returned = true }
+            }
+          }
+        }
+        body.withLock { $0 = task }
+      },
+      hasReturned: { outcome.withLock { $0.returned } },
+      thrown: { outcome.withLock { $0.thrown } },
+      brokenInvariant: { exploration.invariants.first { !$0.holds() }?.name },
+      brokenFinalCheck: { exploration.finalChecks.first { !$0.holds() }?.name },
+      choices: { choices(provider: provider, scope: scope, exploration: exploration) },
+      pendingWork: { provider.pendingRecords.map(\.description) },
+      cleanUp: {
+        body.withLock { $0?.cancel() }
+        _ = scope.endOpenCalls()
+        provider.cancelAll()
+        exploration.clock.cancelAll()
+        provider.releaseAll()
+      },
+      taskLabel: { address in
+        provider.record(forTaskAt: address).map { record in
+          "task #\(record.index)" + (record.name.map { " '\($0)'" } ?? "")
+        }
+      }
+    )
+  }
+
+  /// The options while no job is ready: the next action, every held task, then every open
+  /// call's outcomes, oldest first, so a schedule's options mean the same thing in every run;
+  /// and the clock, once no held task waits.
+  private static func choices(
+    provider: ManualTaskProvider, scope: TestScope, exploration: Exploration
+  ) -> [ScheduleChoice] {
+    var choices: [ScheduleChoice] = []
+    if exploration.nextAction < exploration.actions.count {
+      let action = exploration.actions[exploration.nextAction]
+      choices.append(
+        ScheduleChoice(
+          kind: .action, key: "action", label: action.name,
+          apply: {
+            exploration.nextAction += 1
+            // In the scenario's scope, so what the action spawns inherits it: the calls its
+            // tasks make are then the exploration's to complete.
+            TestScope.$current.withValue(scope) {
+              installingDependencies(exploration) { action.perform() }
+            }
+          }))
+    }
+    let held = provider.heldRecords
+    for record in held {
+      let name = record.name.map { " '\($0)'" } ?? ""
+      choices.append(
+        ScheduleChoice(
+          kind: .start, key: "held \(record.index)",
+          label: "start task #\(record.index)\(name) (\(record.location))",
+          apply: { provider.start(record) }))
+    }
+    for call in scope.open {
+      for completion in call.completions {
+        choices.append(
+          ScheduleChoice(
+            kind: .complete, key: "call \(call.sequence)", label: completion.label,
+            apply: completion.apply))
+      }
+    }
+    // Time passes only when nothing that is ready waits: a held task would start long
+    // before any sleep ends. An answer or the next action may come before or after it.
+    if held.isEmpty, let wake = exploration.clock.nextWake {
+      let clock = exploration.clock
+      let sleeps = wake.sleepers == 1 ? "1 sleep" : "\(wake.sleepers) sleeps"
+      choices.append(
+        ScheduleChoice(
+          kind: .time, key: "clock",
+          label: "advance the clock to \(wake.deadline), ending \(sleeps)",
+          apply: { clock.advance(to: wake.deadline) }))
+    }
+    return choices
+  }
+
+  /// Runs `body` with the exploration's provider and clock as the task's dependencies.
+  static func installingDependencies<R>(_ exploration: Exploration, _ body: () -> R) -> R {
+    #if SwiftDependencies
+      let values = withDependencies {
+        $0.taskProvider = exploration.provider
+        $0.continuousClock = exploration.clock
+        $0.suspendingClock = exploration.clock
+      } operation: {
+        DependencyValues._current
+      }
+      return DependencyValues.$_current.withValue(values, operation: body)
+    #else
+      return body()
+    #endif
+  }
+}

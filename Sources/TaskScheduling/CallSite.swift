@@ -1,0 +1,33 @@
+import IssueReporting
+import Testing
+
+/// A place in a test's source, taken from the caller's `#fileID`, `#filePath`, `#line` and
+/// `#column` at every public wait and scope, so an issue is reported at the test's own line
+/// under Swift Testing and XCTest alike.
+package struct CallSite: Sendable {
+  private enum Place {
+    case source(fileID: StaticString, filePath: StaticString, line: UInt, column: UInt)
+    /// A test's own location, as a Swift Testing trait is given it.
+    case test(Testing.SourceLocation)
+  }
+
+  private let place: Place
+
+  package init(fileID: StaticString, filePath: StaticString, line: UInt, column: UInt) {
+    place = .source(fileID: fileID, filePath: filePath, line: line, column: column)
+  }
+
+  package init(_ location: Testing.SourceLocation) {
+    place = .test(location)
+  }
+
+  /// Reports `message` as an issue at this place.
+  package func report(_ message: String) {
+    switch place {
+    case .source(let fileID, let filePath, let line, let column):
+      reportIssue(message, fileID: fileID, filePath: filePath, line: line, column: column)
+    case .test(let location):
+      Issue.record(Comment(rawValue: message), sourceLocation: location)
+    }
+  }
+}

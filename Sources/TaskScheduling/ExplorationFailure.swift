@@ -1,0 +1,45 @@
+/// A schedule that broke the scenario: why, the steps that led there, and the string that
+/// replays it.
+public struct ExplorationFailure: Error, Sendable, CustomStringConvertible {
+  /// The strategy that found it.
+  public let strategy: ExplorationStrategy
+  /// Which schedule it was, from 1, as the strategy found it (before it was reduced).
+  public let scheduleNumber: Int
+  /// Pass it as `replay:` to run exactly this schedule again.
+  public let replay: String
+  /// The steps of the schedule, in order, as a person reads them: each choice, and each job
+  /// that ran where another was ready too, naming the task and where it resumes.
+  public let steps: [String]
+  /// What went wrong.
+  public let reason: String
+  /// How many times the schedule departs from the default order (enqueue order for jobs,
+  /// the first option for every other choice): the fewest that still fail.
+  public let deviations: Int
+
+  /// A failure, as the explorer reports one.
+  package init(
+    strategy: ExplorationStrategy, scheduleNumber: Int, replay: String, steps: [String],
+    reason: String, deviations: Int
+  ) {
+    self.strategy = strategy
+    self.scheduleNumber = scheduleNumber
+    self.replay = replay
+    self.steps = steps
+    self.reason = reason
+    self.deviations = deviations
+  }
+
+  public var description: String {
+    let numbered = steps.enumerated().map { "  \($0.offset + 1). \($0.element)" }
+    let departures =
+      deviations == 0
+      ? "no departure from the default order"
+      : "\(deviations) \(deviations == 1 ? "departure" : "departures") from the default order"
+    return
+      ([
+        "Exploration (\(strategy)) failed on schedule \(scheduleNumber): \(reason)",
+        "Replay it with explore(…, replay: \"\(replay)\"). It needs \(departures).",
+        numbered.isEmpty ? "It failed before the first choice." : "Steps:",
+      ] + numbered).joined(separator: "\n")
+  }
+}

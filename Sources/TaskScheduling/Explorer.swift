@@ -1,0 +1,122 @@
+/// Runs a scenario's schedules as a strategy says, and turns the first failure into a
+/// report a person can act on: reduced, replayable and told step by step.
+@MainActor
+package struct Explorer {
+  private let strategy: ExplorationStrategy
+  private let runner: ScheduleRunner
+
+  /// An explorer of the scenario `makeSetup` builds, once per schedule.
+  package init(
+    strategy: ExplorationStrategy, outsideWait: Duration,
+    makeSetup: @escaping @MainActor () -> ScheduleSetup
+  ) {
+    self.strategy = strategy
+    self.runner = ScheduleRunner(makeSetup: makeSetup, outsideWait: outsideWait)
+  }
+
+  /// Explores, or runs only the schedule `replay` names.
+  package func run(replay: String?) -> ExplorationReport {
+    if let replay { return self.replay(replay) }
+    switch strategy {
+    case .exhaustive(let limit, let deviations):
+      return exhaustive(limit: max(limit, 1), bound: max(deviations, 0))
+    case .random(let seed, let schedules):
+      for number in 1...max(schedules, 1) {
+        var decider = RandomDecider(seed: seed, schedule: number)
+        let run = runner.run(&decider)
+        if run.failure != nil { return found(run, number: number) }
+      }
+      return ExplorationReport(
+        strategy: strategy, schedules: max(schedules, 1), isComplete: false, failure: nil)
+    case .pct(let seed, let schedules, let depth):
+      var longest = 8
+      for number in 1...max(schedules, 1) {
+        var decider = PCTDecider(seed: seed, schedule: number, depth: depth, decisions: longest)
+        let run = runner.run(&decider)
+        longest = max(longest, run.decisions.count)
+        if run.failure != nil { return found(run, number: number) }
+      }
+      return ExplorationReport(
+        strategy: strategy, schedules: max(schedules, 1), isComplete: false, failure: nil)
+    }
+  }
+
+  private func exhaustive(limit: Int, bound: Int) -> ExplorationReport {
+    var schedules = 0
+    var leftOut = false
+    for round in 0...bound {
+      var prefix: [Int] = []
+      var cutThisRound = false
+      while true {
+        var decider = ExhaustiveSearch.Follower(prefix: prefix)
+        let run = runner.run(&decider)
+        // Schedules with fewer departures ran in an earlier round; a failure among them
+        // would have ended it, unless the scenario does not run the same way twice.
+        if run.jobDeviations == round || run.failure != nil {
+          schedules += 1
+          if run.failure != nil { return found(run, number: schedules) }
+          if schedules >= limit {
+            return ExplorationReport(
+              strategy: strategy, schedules: schedules, isComplete: false, failure: nil)
+          }
+        }
+        guard
+          let next = ExhaustiveSearch.next(
+            after: run, departures: round, leftOut: &cutThisRound)
+        else { break }
+        prefix = next
+      }
+      leftOut = cutThisRound
+      // No order was held back by this round's bound: later rounds have nothing new.
+      if !cutThisRound { break }
+    }
+    return ExplorationReport(
+      strategy: strategy, schedules: schedules, isComplete: true,
+      boundLeftSchedulesOut: leftOut, failure: nil)
+  }
+
+  private func replay(_ text: String) -> ExplorationReport {
+    let departures: [ReplayString.Departure]
+    switch ReplayString.decode(text) {
+    case .success(let decoded):
+      departures = decoded
+    case .failure(let error):
+      let reason =
+        switch error {
+        case .notAReplayString: "\"\(text)\" is not a replay string (it reads like \"x2:3.1,9.2\")."
+        case .earlierVersion:
+          "\"\(text)\" comes from an earlier version, which made no choice among jobs; run the exploration again for an x2: string."
+        }
+      return ExplorationReport(
+        strategy: strategy, schedules: 0, isComplete: false,
+        failure: ExplorationFailure(
+          strategy: strategy, scheduleNumber: 0, replay: text, steps: [], reason: reason,
+          deviations: 0))
+    }
+    var decider = ReplayDecider(departures)
+    let run = runner.run(&decider, narrate: true)
+    guard let failure = run.failure else {
+      return ExplorationReport(strategy: strategy, schedules: 1, isComplete: false, failure: nil)
+    }
+    return ExplorationReport(
+      strategy: strategy, schedules: 1, isComplete: false,
+      failure: ExplorationFailure(
+        strategy: strategy, scheduleNumber: 1, replay: ReplayString.encode(run.departures),
+        steps: run.steps, reason: failure.reason, deviations: run.deviations))
+  }
+
+  /// The report of a failure found on schedule `number`: reduced, then told.
+  private func found(_ failing: ScheduleRun, number: Int) -> ExplorationReport {
+    var shrinker = FailureShrinker(runner: runner)
+    let reduced = shrinker.reduce(failing)
+    var decider = ReplayDecider(reduced.departures)
+    let told = runner.run(&decider, narrate: true)
+    let reason = (told.failure ?? reduced.failure)?.reason ?? "the schedule failed"
+    return ExplorationReport(
+      strategy: strategy, schedules: number, isComplete: false,
+      failure: ExplorationFailure(
+        strategy: strategy, scheduleNumber: number,
+        replay: ReplayString.encode(reduced.departures), steps: told.steps, reason: reason,
+        deviations: reduced.deviations))
+  }
+}

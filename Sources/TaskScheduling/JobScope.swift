@@ -1,0 +1,85 @@
+/// The jobs one scheduler owns, and only those: the work its body starts, and whatever that
+/// work causes (child tasks, unstructured and detached tasks, actor turns, main-actor hops,
+/// continuations resumed from any thread). ``JobRouter`` says which jobs those are.
+///
+/// Open one, start the work inside ``adopting(_:)``, then take and run its jobs on the same
+/// thread until the work is done; close it to hand back what it never ran. Scopes can be open
+/// at once, nested or side by side: each runs only its own jobs.
+final class JobScope: Sendable {
+  private var id: ObjectIdentifier { ObjectIdentifier(self) }
+
+  private init() {}
+
+  /// A new scope driven by the calling thread, or `nil` when the runtime lacks the hooks.
+  static func open() -> JobScope? {
+    let scope = JobScope()
+    return JobRouter.shared.open(scope.id) ? scope : nil
+  }
+
+  /// Hands every job still queued back to the runtime and forgets the scope's tasks.
+  func close() {
+    JobRouter.shared.close(id)
+  }
+
+  /// Runs `body` with every job it enqueues counted as this scope's: how a scheduler starts
+  /// its body, and how an explorer takes an action or answers a call.
+  func adopting<R>(_ body: () throws -> R) rethrows -> R {
+    try JobRouter.shared.adopting(id, body)
+  }
+
+  /// Calls `tracer` with each job the scope is given, on the thread that enqueues it.
+  func trace(_ tracer: (@Sendable (JobEvent) -> Void)?) {
+    JobRouter.shared.setTracer(id, tracer)
+  }
+
+  /// The jobs that may run next, in enqueue order: the oldest main-actor job and every pool
+  /// job.
+  var runnable: [ReadyJob] { JobRouter.shared.runnable(id) }
+
+  /// Whether no job is waiting.
+  var isIdle: Bool { JobRouter.shared.count(id) == 0 }
+
+  /// Runs one of the jobs `runnable` listed.
+  func run(_ job: ReadyJob) {
+    let taken = JobRouter.shared.take(id, sleepIfEmpty: false) { jobs in
+      jobs.firstIndex { $0.sequence == job.sequence }.map { $0 - jobs.startIndex } ?? 0
+    }
+    guard let taken else { return }
+    JobRouter.shared.run(taken, of: id)
+  }
+
+  /// Runs jobs, each chosen by `order`, until `ended` holds or `deadline` passes; returns
+  /// whether `ended` holds. While it waits for a job from another thread (a timer, a
+  /// callback), it sleeps. It stops early, returning `true`, after `limit` jobs.
+  func drain(
+    until deadline: ContinuousClock.Instant, ended: () -> Bool, order: inout JobPicker,
+    jobsRun: inout Int, stopAfter limit: Int = .max
+  ) -> Bool {
+    var ranHere = 0
+    while true {
+      // Only a job this loop runs can end the body, so checking between jobs is enough.
+      if ended() { return true }
+      if let job = JobRouter.shared.take(id, sleepIfEmpty: true, pick: { order.pick(from: $0) }) {
+        JobRouter.shared.run(job, of: id)
+        jobsRun += 1
+        ranHere += 1
+        if ranHere >= limit { return true }
+        continue
+      }
+      if !JobRouter.shared.sleep(id, until: deadline), ContinuousClock.now >= deadline {
+        return ended()
+      }
+    }
+  }
+
+  /// Waits until a job arrives from another thread or `deadline` passes; returns whether
+  /// one is waiting.
+  func waitForJob(until deadline: ContinuousClock.Instant) -> Bool {
+    while JobRouter.shared.sleepIfIdle(id) {
+      if !JobRouter.shared.sleep(id, until: deadline), ContinuousClock.now >= deadline {
+        return !isIdle
+      }
+    }
+    return true
+  }
+}

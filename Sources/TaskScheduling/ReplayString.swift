@@ -1,0 +1,63 @@
+/// The text that names one schedule, to run it again: `x2:` and the decisions that depart
+/// from the default, each as `decision.option` (both counted from 0), joined by commas.
+///
+/// `x2:` alone is the default schedule: every job in enqueue order, the first option at every
+/// other choice. `x2:3.1,9.2` takes the second option at decision 3 and the third at
+/// decision 9. A decision is any point where more than one thing could happen next, jobs and
+/// choices alike, so the string does not depend on the strategy that found the schedule.
+enum ReplayString {
+  /// A decision that took another option than the default.
+  struct Departure: Equatable, Sendable {
+    let decision: Int
+    let option: Int
+  }
+
+  static func encode(_ departures: [Departure]) -> String {
+    "x2:" + departures.map { "\($0.decision).\($0.option)" }.joined(separator: ",")
+  }
+
+  /// The departures `text` names, or why it names none.
+  static func decode(_ text: String) -> Result<[Departure], DecodingError> {
+    if text.hasPrefix("x1:") { return .failure(.earlierVersion) }
+    guard text.hasPrefix("x2:") else { return .failure(.notAReplayString) }
+    let list = text.dropFirst(3)
+    if list.isEmpty { return .success([]) }
+    var departures: [Departure] = []
+    for part in list.split(separator: ",", omittingEmptySubsequences: false) {
+      let fields = part.split(separator: ".", omittingEmptySubsequences: false)
+      guard fields.count == 2, let decision = Int(fields[0]), let option = Int(fields[1]),
+        decision >= 0, option > 0, departures.last.map({ $0.decision < decision }) ?? true
+      else { return .failure(.notAReplayString) }
+      departures.append(Departure(decision: decision, option: option))
+    }
+    return .success(departures)
+  }
+
+  /// Why a text is not a replay string.
+  enum DecodingError: Error {
+    /// It is not of the form `x2:` and `decision.option` pairs.
+    case notAReplayString
+    /// It is an `x1:` string, from a version that made no choice among jobs.
+    case earlierVersion
+  }
+}
+
+/// Takes the decisions a replay string names.
+struct ReplayDecider: ScheduleDecider {
+  private var options: [Int: Int] = [:]
+  /// Whether an option named that is not there becomes the default instead of stopping the
+  /// schedule: what reducing a failure needs, since removing one departure can move the
+  /// decisions after it.
+  private let lenient: Bool
+
+  init(_ departures: [ReplayString.Departure], lenient: Bool = false) {
+    self.lenient = lenient
+    for departure in departures { options[departure.decision] = departure.option }
+  }
+
+  mutating func decide(_ decision: Decision) -> Int? {
+    let option = options[decision.index] ?? 0
+    guard option < decision.count else { return lenient ? 0 : nil }
+    return option
+  }
+}

@@ -1,0 +1,25 @@
+/// A point of a schedule where more than one thing could happen next.
+struct Decision {
+  /// What is being chosen.
+  enum Kind: Equatable {
+    /// Which ready job runs next; option 0 is the oldest (enqueue order).
+    case job
+    /// Which choice is taken while no job is ready; option 0 is the first offered.
+    case choice
+  }
+
+  let kind: Kind
+  /// Its place among the schedule's decisions, from 0.
+  let index: Int
+  /// How many options there are; at least two.
+  let count: Int
+  /// What each option belongs to, for a strategy that weighs them (PCT); computed on demand.
+  let keys: () -> [String]
+}
+
+/// A strategy's side of one schedule: it picks an option at each decision.
+protocol ScheduleDecider {
+  /// The option to take, or `nil` to stop the schedule (a replay that names an option that is
+  /// not there).
+  mutating func decide(_ decision: Decision) -> Int?
+}

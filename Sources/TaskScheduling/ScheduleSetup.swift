@@ -1,0 +1,79 @@
+/// One schedule of a scenario, as the side that knows the scenario sets it up for the
+/// explorer: how to start it, what it offers to choose, and what must hold.
+///
+/// The explorer knows jobs, choices and checks, nothing of providers, calls or clocks; the
+/// `explore` function in TaskProvidingTesting builds one of these per schedule from the
+/// scenario's ``ManualTaskProvider``, its open calls and its clock.
+package struct ScheduleSetup {
+  /// Starts the scenario's task. Called once, while the schedule's scope adopts what it
+  /// enqueues.
+  package var start: @MainActor () -> Void
+  /// Whether the scenario has returned.
+  package var hasReturned: @MainActor () -> Bool
+  /// What the scenario threw, if it did.
+  package var thrown: @MainActor () -> String?
+  /// The name of the first property that must always hold and does not, if any.
+  package var brokenInvariant: @MainActor () -> String?
+  /// The name of the first property that must hold at the end and does not, if any.
+  package var brokenFinalCheck: @MainActor () -> String?
+  /// The choices open now that no job is ready, in an order that is the same in every run.
+  package var choices: @MainActor () -> [ScheduleChoice]
+  /// What the scenario left unfinished, described for a person; empty when nothing is.
+  package var pendingWork: @MainActor () -> [String]
+  /// Ends what is still open (calls, held tasks, sleeps) so the schedule's tasks can end.
+  package var cleanUp: @MainActor () -> Void
+  /// How steps name the task whose handle has this address ("task #2 'tap'"), if the setup
+  /// knows it (a task spawned through its provider).
+  package var taskLabel: @MainActor (UInt) -> String?
+
+  /// A setup from its parts.
+  package init(
+    start: @escaping @MainActor () -> Void,
+    hasReturned: @escaping @MainActor () -> Bool,
+    thrown: @escaping @MainActor () -> String?,
+    brokenInvariant: @escaping @MainActor () -> String?,
+    brokenFinalCheck: @escaping @MainActor () -> String?,
+    choices: @escaping @MainActor () -> [ScheduleChoice],
+    pendingWork: @escaping @MainActor () -> [String],
+    cleanUp: @escaping @MainActor () -> Void,
+    taskLabel: @escaping @MainActor (UInt) -> String?
+  ) {
+    self.start = start
+    self.hasReturned = hasReturned
+    self.thrown = thrown
+    self.brokenInvariant = brokenInvariant
+    self.brokenFinalCheck = brokenFinalCheck
+    self.choices = choices
+    self.pendingWork = pendingWork
+    self.cleanUp = cleanUp
+    self.taskLabel = taskLabel
+  }
+}
+
+/// An option the explorer may take once no job is ready: a person's action, a held task's
+/// start, an answer or failure for an open call, a move of the clock.
+package struct ScheduleChoice {
+  /// What sort of option it is.
+  package enum Kind: Sendable {
+    case action, start, complete, time
+  }
+
+  package let kind: Kind
+  /// What the option belongs to, the same in every run ("task 3", "call 0", "clock"): PCT
+  /// gives each its own priority.
+  package let key: String
+  /// How a schedule's steps name it.
+  package let label: String
+  /// Takes the option.
+  package let apply: @MainActor () -> Void
+
+  /// An option.
+  package init(
+    kind: Kind, key: String, label: String, apply: @escaping @MainActor () -> Void
+  ) {
+    self.kind = kind
+    self.key = key
+    self.label = label
+    self.apply = apply
+  }
+}
