@@ -176,9 +176,20 @@ let package = Package(
       ],
       path: "Benchmarks/numberfact-bench"
     ),
+    // What the suite's tests share that is about the suite itself: turns on the main actor.
+    .target(name: "SuiteSupport", path: "Tests/SuiteSupport"),
+    // Classic Swift concurrency bugs, each beside its fixed twin, that the explorer must find
+    // (CatalogTests) and whose schedules the benchmark counts.
+    .target(
+      name: "ConcurrencyBugCatalog",
+      dependencies: ["TaskProvidingTesting"],
+      path: "Tests/ConcurrencyBugCatalog"
+    ),
     .testTarget(
       name: "TaskProvidingTests",
       dependencies: [
+        "ConcurrencyBugCatalog",
+        "SuiteSupport",
         "TaskProviding",
         "TaskProvidingTesting",
         .product(name: "ConcurrencyExtras", package: "swift-concurrency-extras"),
@@ -255,6 +266,7 @@ let package = Package(
       name: "NumberFactCoreTests",
       dependencies: [
         "ExplorationScenarios",
+        "SuiteSupport",
         "FeatureScenarios",
         "FactServerSupport",
         "NumberFactCore",

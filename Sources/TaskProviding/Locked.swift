@@ -14,8 +14,8 @@
 /// `pthread_mutex_lock`, so state behind this lock is checked for real races only, in this
 /// package's tests and in an adopter's.
 package final class Locked<State>: @unchecked Sendable {
-  private let mutex: UnsafeMutablePointer<pthread_mutex_t>
-  private var state: State
+  @usableFromInline let mutex: UnsafeMutablePointer<pthread_mutex_t>
+  @usableFromInline var state: State
 
   /// A lock around `state`.
   package init(_ state: State) {
@@ -32,7 +32,8 @@ package final class Locked<State>: @unchecked Sendable {
   }
 
   /// Runs `body` with the state, holding the lock; `body` must not take the lock again.
-  @inline(__always)
+  /// Inlinable, so a call from another module is specialized rather than generic.
+  @inlinable
   package func withLock<Result, Failure: Error>(
     _ body: (inout State) throws(Failure) -> Result
   ) throws(Failure) -> Result {

@@ -81,8 +81,9 @@ extension Trait where Self == TaskProviderTrait {
 /// ``withSerialScheduler(order:timeout:fileID:filePath:line:column:_:)``: every job the test causes
 /// runs one at a time, in enqueue order, on one thread.
 ///
-/// The scheduler works through process-wide runtime hooks, so put every test that uses it
-/// (and every test that uses `withMainSerialExecutor`) under one `.serialized` suite.
+/// The scheduler owns the test's jobs and nothing else, so tests under it run beside any
+/// other test. Keep tests that use `withMainSerialExecutor`, which takes the runtime's
+/// process-wide hook for itself, out of the same process run (an exit test does it).
 public struct SerialSchedulerTrait: TestTrait, SuiteTrait, TestScoping {
   /// Bounds a failure only: a test that has not ended by then is reported and cancelled.
   public let timeout: Duration

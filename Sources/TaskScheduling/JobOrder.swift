@@ -29,25 +29,33 @@ struct JobPicker {
     }
   }
 
-  /// The offset in `jobs` of the job to run next.
-  mutating func pick(from jobs: ArraySlice<ReadyJob>) -> Int {
-    guard var generator else { return 0 }
+  /// The index in `jobs` of the job to run next, from those at `head` and after.
+  mutating func pick(from jobs: [ReadyJob], after head: Int) -> Int {
+    guard var generator else { return head }
     defer { self.generator = generator }
     // The candidates are the oldest main-actor job and every pool job; count them, draw
     // one, then find it, so no array is built per job.
     var count = 0
     var sawMain = false
-    for job in jobs where job.lane == .pool || !sawMain {
-      if job.lane == .mainActor { sawMain = true }
-      count += 1
+    var index = head
+    while index < jobs.count {
+      if jobs[index].lane == .pool || !sawMain {
+        if jobs[index].lane == .mainActor { sawMain = true }
+        count += 1
+      }
+      index += 1
     }
     var chosen = generator.next(below: count)
     sawMain = false
-    for (offset, job) in jobs.enumerated() where job.lane == .pool || !sawMain {
-      if job.lane == .mainActor { sawMain = true }
-      if chosen == 0 { return offset }
-      chosen -= 1
+    index = head
+    while index < jobs.count {
+      if jobs[index].lane == .pool || !sawMain {
+        if jobs[index].lane == .mainActor { sawMain = true }
+        if chosen == 0 { return index }
+        chosen -= 1
+      }
+      index += 1
     }
-    return 0
+    return head
   }
 }

@@ -27,21 +27,36 @@ import TaskProviding
 final class JobRouter: Sendable {
   static let shared = JobRouter()
 
-  /// One scope's queue, under the router's lock.
-  struct Queue {
+  /// One scope's queue. Its fields change only under the router's lock.
+  final class Queue: @unchecked Sendable {
     /// Jobs waiting to run, in enqueue order, from `head` on.
     var jobs: [ReadyJob] = []
     var head = 0
     var nextSequence = 0
     /// Whether the driver sleeps waiting for a job from another thread.
     var isSleeping = false
-    let wake: DispatchSemaphore
+    let wake = DispatchSemaphore(value: 0)
     /// The scope's tasks and actors' turns, to forget them when it closes.
     var tasks: [UInt] = []
     var actorTurns: [UInt] = []
     var tracer: (@Sendable (JobEvent) -> Void)?
 
     var count: Int { jobs.count - head }
+
+    func removeJob(at index: Int) -> ReadyJob {
+      let entry = jobs[index]
+      if index == head {
+        head += 1
+        if head == jobs.count, head >= 64 {
+          // Reset now and then, not after every job: emptying an array is not free.
+          jobs.removeAll(keepingCapacity: true)
+          head = 0
+        }
+      } else {
+        jobs.remove(at: index)
+      }
+      return entry
+    }
   }
 
   /// A thread that drives scopes: what it is doing right now decides whose its enqueues are.
@@ -49,17 +64,17 @@ final class JobRouter: Sendable {
     let thread: pthread_t
     var scopes = 0
     /// The scopes whose jobs it is running, innermost last, with each job's lane.
-    var running: [(scope: ObjectIdentifier, lane: JobLane)] = []
+    var running: [(queue: Queue, lane: JobLane)] = []
     /// The scopes it is starting work for, outside any job (the body, an action).
-    var adopting: [ObjectIdentifier] = []
+    var adopting: [Queue] = []
 
-    var owner: ObjectIdentifier? { adopting.last ?? running.last?.scope }
+    var owner: Queue? { adopting.last ?? running.last?.queue }
   }
 
   struct State {
-    var queues: [ObjectIdentifier: Queue] = [:]
-    var taskOwners: [UInt: (id: UInt64, scope: ObjectIdentifier)] = [:]
-    var actorTurnOwners: [UInt: ObjectIdentifier] = [:]
+    var open: [ObjectIdentifier: Queue] = [:]
+    var taskOwners: [UInt: (id: UInt64, queue: Queue)] = [:]
+    var actorTurnOwners: [UInt: Queue] = [:]
     var drivers: [Driver] = []
     var previousGlobal: RuntimeHooks.GlobalHook?
     var previousMain: RuntimeHooks.MainHook?
@@ -67,6 +82,8 @@ final class JobRouter: Sendable {
     func driverIndex(_ thread: pthread_t) -> Int? {
       drivers.firstIndex { pthread_equal($0.thread, thread) != 0 }
     }
+
+    func isOpen(_ queue: Queue) -> Bool { open[ObjectIdentifier(queue)] != nil }
   }
 
   private let state = Locked(State())
@@ -77,15 +94,15 @@ final class JobRouter: Sendable {
 
   // MARK: Scopes
 
-  /// Opens a queue for `scope`, driven by the calling thread; the first scope installs the
+  /// Opens `queue` for a scope driven by the calling thread; the first scope installs the
   /// hooks. `false` when the runtime lacks them.
-  func open(_ scope: ObjectIdentifier) -> Bool {
+  func open(_ queue: Queue) -> Bool {
     guard RuntimeHooks.isAvailable else { return false }
     _ = RuntimeHooks.realMainExecutor
     let thread = pthread_self()
     let first = state.withLock { state -> Bool in
-      let first = state.queues.isEmpty
-      state.queues[scope] = Queue(wake: DispatchSemaphore(value: 0))
+      let first = state.open.isEmpty
+      state.open[ObjectIdentifier(queue)] = queue
       if let index = state.driverIndex(thread) {
         state.drivers[index].scopes += 1
       } else {
@@ -104,25 +121,32 @@ final class JobRouter: Sendable {
     return true
   }
 
-  /// Closes `scope`: forgets its tasks, hands the jobs it never ran back to the runtime, and
+  /// Closes `queue`: forgets its tasks, hands the jobs it never ran back to the runtime, and
   /// the last scope puts back the hooks it found, unless someone replaced them meanwhile.
-  func close(_ scope: ObjectIdentifier) {
+  /// Returns `false` when the global hook was not the router's any more: something else
+  /// (`withMainSerialExecutor`) replaced it while the scope was open, and some of the
+  /// scope's pool jobs may have run outside it.
+  @discardableResult
+  func close(_ queue: Queue) -> Bool {
+    let hookHeld = RuntimeHooks.global.map { Self.isOurs($0.pointee) } ?? false
     let thread = pthread_self()
     let (leftovers, last, previous) = state.withLock {
       state -> ([ReadyJob], Bool, (RuntimeHooks.GlobalHook?, RuntimeHooks.MainHook?)) in
-      let queue = state.queues.removeValue(forKey: scope)
-      for address in queue?.tasks ?? [] where state.taskOwners[address]?.scope == scope {
+      state.open[ObjectIdentifier(queue)] = nil
+      for address in queue.tasks where state.taskOwners[address]?.queue === queue {
         state.taskOwners[address] = nil
       }
-      for address in queue?.actorTurns ?? [] where state.actorTurnOwners[address] == scope {
+      for address in queue.actorTurns where state.actorTurnOwners[address] === queue {
         state.actorTurnOwners[address] = nil
       }
       if let index = state.driverIndex(thread) {
         state.drivers[index].scopes -= 1
         if state.drivers[index].scopes == 0 { state.drivers.remove(at: index) }
       }
-      let leftovers = queue.map { Array($0.jobs[$0.head...]) } ?? []
-      return (leftovers, state.queues.isEmpty, (state.previousGlobal, state.previousMain))
+      let leftovers = Array(queue.jobs[queue.head...])
+      queue.jobs = []
+      queue.head = 0
+      return (leftovers, state.open.isEmpty, (state.previousGlobal, state.previousMain))
     }
     if last {
       if let global = RuntimeHooks.global, Self.isOurs(global.pointee) {
@@ -131,14 +155,14 @@ final class JobRouter: Sendable {
       RuntimeHooks.mainExecutor?.pointee = previous.1
     }
     for entry in leftovers { Self.forward(entry.job, entry.lane) }
+    return hookHeld
   }
 
+  // Everyone else's job goes straight to the runtime, never through a hook that was there
+  // before ours: such a hook (`withMainSerialExecutor`'s) may have been taken out since,
+  // and would still send every other test's pool jobs to the main actor.
   private static let globalHook: RuntimeHooks.GlobalHook = { job, original in
-    switch JobRouter.shared.route(job, .pool) {
-    case .queued: break
-    case .foreign(let previous?): previous(job, original)
-    case .foreign(nil): original(job)
-    }
+    if case .foreign = JobRouter.shared.route(job, .pool) { original(job) }
   }
 
   private static let mainHook: RuntimeHooks.MainHook = { _ in
@@ -151,11 +175,11 @@ final class JobRouter: Sendable {
       == unsafeBitCast(globalHook, to: UnsafeRawPointer.self)
   }
 
-  /// Runs `body` with every job the calling thread enqueues meanwhile counted as `scope`'s.
-  func adopting<R>(_ scope: ObjectIdentifier, _ body: () throws -> R) rethrows -> R {
+  /// Runs `body` with every job the calling thread enqueues meanwhile counted as `queue`'s.
+  func adopting<R>(_ queue: Queue, _ body: () throws -> R) rethrows -> R {
     let thread = pthread_self()
     state.withLock { state in
-      if let index = state.driverIndex(thread) { state.drivers[index].adopting.append(scope) }
+      if let index = state.driverIndex(thread) { state.drivers[index].adopting.append(queue) }
     }
     defer {
       state.withLock { state in
@@ -165,8 +189,8 @@ final class JobRouter: Sendable {
     return try body()
   }
 
-  func setTracer(_ scope: ObjectIdentifier, _ tracer: (@Sendable (JobEvent) -> Void)?) {
-    state.withLock { $0.queues[scope]?.tracer = tracer }
+  func setTracer(_ queue: Queue, _ tracer: (@Sendable (JobEvent) -> Void)?) {
+    state.withLock { _ in queue.tracer = tracer }
   }
 
   // MARK: Routing
@@ -175,9 +199,8 @@ final class JobRouter: Sendable {
   enum Routing {
     /// In its scope's queue.
     case queued
-    /// Nowhere: it is nobody's, and goes on through the global hook that was installed
-    /// before ours, if any.
-    case foreign(previous: RuntimeHooks.GlobalHook?)
+    /// Nowhere: it is nobody's, and goes on to the runtime.
+    case foreign
   }
 
   /// Queues `job` if it is a scope's own.
@@ -188,61 +211,49 @@ final class JobRouter: Sendable {
     let current = RuntimeHooks.currentTask().flatMap(RuntimeHooks.taskIdentity)
     let isActorTurn = identity == nil && RuntimeHooks.jobKind(pointer) == Self.actorTurnKind
     let thread = pthread_self()
-    let routed = state.withLock { state -> Routed in
-      guard !state.queues.isEmpty else { return .foreign(state.previousGlobal) }
-      var owner: ObjectIdentifier?
+    let routed = state.withLock {
+      state -> (Queue, ReadyJob, wake: Bool, tracer: (@Sendable (JobEvent) -> Void)?)? in
+      guard !state.open.isEmpty else { return nil }
+      var owner: Queue?
       if let identity, let known = state.taskOwners[address], known.id == identity.id {
-        owner = known.scope
+        owner = known.queue
       }
       if owner == nil, let index = state.driverIndex(thread) {
         owner = state.drivers[index].owner
+
       }
       if owner == nil, let current, let known = state.taskOwners[current.address],
         known.id == current.id
       {
-        owner = known.scope
+        owner = known.queue
       }
       if owner == nil, isActorTurn, current == nil {
         owner = state.actorTurnOwners[address]
       }
-      guard let owner, var queue = state.queues[owner] else {
-        return .foreign(state.previousGlobal)
-      }
+      guard let queue = owner, state.isOpen(queue) else { return nil }
       if let identity, state.taskOwners[address]?.id != identity.id {
-        state.taskOwners[address] = (identity.id, owner)
+        state.taskOwners[address] = (identity.id, queue)
         queue.tasks.append(address)
       }
-      if isActorTurn, state.actorTurnOwners[address] != owner {
-        state.actorTurnOwners[address] = owner
+      if isActorTurn, state.actorTurnOwners[address] !== queue {
+        state.actorTurnOwners[address] = queue
         queue.actorTurns.append(address)
       }
       let entry = ReadyJob(sequence: queue.nextSequence, lane: lane, task: identity, job: job)
       queue.nextSequence += 1
       queue.jobs.append(entry)
-      let wake = queue.isSleeping ? queue.wake : nil
-      queue.isSleeping = false
-      let tracer = queue.tracer
-      state.queues[owner] = queue
-      return .queued(wake, tracer, entry)
+      defer { queue.isSleeping = false }
+      return (queue, entry, queue.isSleeping, queue.tracer)
     }
-    switch routed {
-    case .foreign(let previous):
-      return .foreign(previous: previous)
-    case .queued(let wake, let tracer, let entry):
-      wake?.signal()
-      if let tracer {
-        tracer(
-          JobEvent(
-            sequence: entry.sequence, lane: lane, task: identity, enqueuedBy: current,
-            enqueuerName: current == nil ? nil : RuntimeHooks.currentTaskName()))
-      }
-      return .queued
+    guard let (queue, entry, wake, tracer) = routed else { return .foreign }
+    if wake { queue.wake.signal() }
+    if let tracer {
+      tracer(
+        JobEvent(
+          sequence: entry.sequence, lane: lane, task: identity, enqueuedBy: current,
+          enqueuerName: current == nil ? nil : RuntimeHooks.currentTaskName()))
     }
-  }
-
-  private enum Routed {
-    case foreign(RuntimeHooks.GlobalHook?)
-    case queued(DispatchSemaphore?, (@Sendable (JobEvent) -> Void)?, ReadyJob)
+    return .queued
   }
 
   /// Hands a job that is nobody's (or whose scope has closed) to the runtime.
@@ -256,101 +267,87 @@ final class JobRouter: Sendable {
 
   // MARK: Driving
 
-  /// The jobs of `scope` that may run next, in enqueue order: the oldest main-actor job (the
+  /// The jobs of `queue` that may run next, in enqueue order: the oldest main-actor job (the
   /// main actor runs its jobs in order) and every job for the pool.
-  func runnable(_ scope: ObjectIdentifier) -> [ReadyJob] {
-    state.withLock { state in
-      guard let queue = state.queues[scope] else { return [] }
+  func runnable(_ queue: Queue) -> [ReadyJob] {
+    state.withLock { _ in
       var runnable: [ReadyJob] = []
       var sawMain = false
-      for entry in queue.jobs[queue.head...] where entry.lane == .pool || !sawMain {
-        if entry.lane == .mainActor { sawMain = true }
-        runnable.append(entry)
+      var index = queue.head
+      while index < queue.jobs.count {
+        let entry = queue.jobs[index]
+        if entry.lane == .pool || !sawMain {
+          if entry.lane == .mainActor { sawMain = true }
+          runnable.append(entry)
+        }
+        index += 1
       }
       return runnable
     }
   }
 
-  /// How many jobs `scope` has waiting.
-  func count(_ scope: ObjectIdentifier) -> Int {
-    state.withLock { $0.queues[scope]?.count ?? 0 }
+  /// How many jobs `queue` has waiting.
+  func count(_ queue: Queue) -> Int {
+    state.withLock { _ in queue.count }
   }
 
-  /// Removes the job chosen by `pick` from `scope`'s queue, or `nil` when the queue is empty,
-  /// after marking the scope asleep if `sleepIfEmpty`. `pick` gets the entries from the head
-  /// on and returns an index among them.
-  func take(
-    _ scope: ObjectIdentifier, sleepIfEmpty: Bool,
-    pick: (ArraySlice<ReadyJob>) -> Int
-  ) -> ReadyJob? {
-    state.withLock { state in
-      guard var queue = state.queues[scope] else { return nil }
-      defer { state.queues[scope] = queue }
+  /// Takes the job `pick` chooses from `queue` (given the queue's jobs and the index of the
+  /// first still waiting, it returns the index of one at or after it) and runs it on the
+  /// calling thread. Returns `false`, with the queue marked asleep if `sleepIfEmpty`, when no
+  /// job waits.
+  func runNext(
+    _ queue: Queue, sleepIfEmpty: Bool, pick: (_ jobs: [ReadyJob], _ head: Int) -> Int
+  ) -> Bool {
+    let thread = pthread_self()
+    let taken = state.withLock { state -> ReadyJob? in
       guard queue.head < queue.jobs.count else {
         if sleepIfEmpty { queue.isSleeping = true }
         return nil
       }
-      let index = queue.head + pick(queue.jobs[queue.head...])
-      let entry = queue.jobs[index]
-      if index == queue.head {
-        queue.head += 1
-        if queue.head == queue.jobs.count, queue.head >= 64 {
-          // Reset now and then, not after every job: emptying an array is not free.
-          queue.jobs.removeAll(keepingCapacity: true)
-          queue.head = 0
-        }
-      } else {
-        queue.jobs.remove(at: index)
+      let entry = queue.removeJob(at: pick(queue.jobs, queue.head))
+      if let index = state.driverIndex(thread) {
+        state.drivers[index].running.append((queue, entry.lane))
       }
       return entry
     }
-  }
-
-  /// Marks `scope` asleep if no job waits, for `sleep` to wait on; returns whether it did.
-  func sleepIfIdle(_ scope: ObjectIdentifier) -> Bool {
-    state.withLock { state in
-      guard let queue = state.queues[scope], queue.count == 0 else { return false }
-      state.queues[scope]?.isSleeping = true
-      return true
-    }
-  }
-
-  /// Runs `entry`, a job just taken from `scope`, on the calling thread.
-  func run(_ entry: ReadyJob, of scope: ObjectIdentifier) {
-    let thread = pthread_self()
-    state.withLock { state in
-      if let index = state.driverIndex(thread) {
-        state.drivers[index].running.append((scope, entry.lane))
-      }
-    }
-    switch entry.lane {
+    guard let taken else { return false }
+    switch taken.lane {
     case .mainActor:
-      entry.job.runSynchronously(on: ScopeMainExecutor.shared.asUnownedSerialExecutor())
+      taken.job.runSynchronously(on: ScopeMainExecutor.shared.asUnownedSerialExecutor())
     case .pool:
       // On a task executor rather than the generic one: the runtime then lets no task switch
       // executors inside the job, so every hop (onto an actor, off the main actor, back to
       // the pool) ends the job and becomes a job of its own, a place where another of the
       // scope's jobs may run first, as another thread of the pool could run it.
-      entry.job.runSynchronously(on: ScopePoolExecutor.shared.asUnownedTaskExecutor())
+      taken.job.runSynchronously(on: ScopePoolExecutor.shared.asUnownedTaskExecutor())
     }
     state.withLock { state in
       if let index = state.driverIndex(thread) { state.drivers[index].running.removeLast() }
     }
+    return true
   }
 
-  /// Sleeps until a job for `scope` arrives from another thread or `deadline` passes; the
-  /// scope must have been marked asleep by `take`. Returns whether a job may have come.
-  func sleep(_ scope: ObjectIdentifier, until deadline: ContinuousClock.Instant) -> Bool {
-    guard let wake = state.withLock({ $0.queues[scope]?.wake }) else { return false }
+  /// Marks `queue` asleep if no job waits, for `sleep` to wait on; returns whether it did.
+  func sleepIfIdle(_ queue: Queue) -> Bool {
+    state.withLock { _ in
+      guard queue.count == 0 else { return false }
+      queue.isSleeping = true
+      return true
+    }
+  }
+
+  /// Sleeps until a job for `queue` arrives from another thread or `deadline` passes; the
+  /// queue must have been marked asleep. Returns whether a job may have come.
+  func sleep(_ queue: Queue, until deadline: ContinuousClock.Instant) -> Bool {
     let remaining = ContinuousClock.now.duration(to: deadline)
     guard remaining > .zero else {
-      state.withLock { $0.queues[scope]?.isSleeping = false }
+      state.withLock { _ in queue.isSleeping = false }
       return false
     }
     let (seconds, attoseconds) = remaining.components
     let nanoseconds = min(Double(seconds) * 1e9 + Double(attoseconds) / 1e9, 3.2e16)
-    let woken = wake.wait(timeout: .now() + .nanoseconds(Int(nanoseconds))) == .success
-    if !woken { state.withLock { $0.queues[scope]?.isSleeping = false } }
+    let woken = queue.wake.wait(timeout: .now() + .nanoseconds(Int(nanoseconds))) == .success
+    if !woken { state.withLock { _ in queue.isSleeping = false } }
     return woken
   }
 

@@ -6,46 +6,58 @@
 /// thread until the work is done; close it to hand back what it never ran. Scopes can be open
 /// at once, nested or side by side: each runs only its own jobs.
 final class JobScope: Sendable {
-  private var id: ObjectIdentifier { ObjectIdentifier(self) }
+  private let queue = JobRouter.Queue()
 
   private init() {}
 
   /// A new scope driven by the calling thread, or `nil` when the runtime lacks the hooks.
   static func open() -> JobScope? {
     let scope = JobScope()
-    return JobRouter.shared.open(scope.id) ? scope : nil
+    return JobRouter.shared.open(scope.queue) ? scope : nil
   }
 
   /// Hands every job still queued back to the runtime and forgets the scope's tasks.
-  func close() {
-    JobRouter.shared.close(id)
+  /// Returns `false` when something else replaced the runtime's global hook while the scope
+  /// was open (see ``JobRouter/close(_:)``).
+  @discardableResult
+  func close() -> Bool {
+    JobRouter.shared.close(queue)
   }
+
+  /// What a scheduler reports when ``close()`` returns `false`.
+  static let hookReplacedMessage = """
+    Something replaced the runtime's global enqueue hook while the scheduler ran (most \
+    likely withMainSerialExecutor in a test running beside it), so some of this test's pool \
+    jobs may have run outside the scheduler, in another order. withMainSerialExecutor works \
+    through the same process-wide hook: keep tests that use it from running beside tests \
+    that use withSerialScheduler or explore (an exit test, or a separate test process).
+    """
 
   /// Runs `body` with every job it enqueues counted as this scope's: how a scheduler starts
   /// its body, and how an explorer takes an action or answers a call.
   func adopting<R>(_ body: () throws -> R) rethrows -> R {
-    try JobRouter.shared.adopting(id, body)
+    try JobRouter.shared.adopting(queue, body)
   }
 
   /// Calls `tracer` with each job the scope is given, on the thread that enqueues it.
   func trace(_ tracer: (@Sendable (JobEvent) -> Void)?) {
-    JobRouter.shared.setTracer(id, tracer)
+    JobRouter.shared.setTracer(queue, tracer)
   }
 
   /// The jobs that may run next, in enqueue order: the oldest main-actor job and every pool
   /// job.
-  var runnable: [ReadyJob] { JobRouter.shared.runnable(id) }
+  var runnable: [ReadyJob] { JobRouter.shared.runnable(queue) }
 
   /// Whether no job is waiting.
-  var isIdle: Bool { JobRouter.shared.count(id) == 0 }
+  var isIdle: Bool { JobRouter.shared.count(queue) == 0 }
 
   /// Runs one of the jobs `runnable` listed.
   func run(_ job: ReadyJob) {
-    let taken = JobRouter.shared.take(id, sleepIfEmpty: false) { jobs in
-      jobs.firstIndex { $0.sequence == job.sequence }.map { $0 - jobs.startIndex } ?? 0
+    _ = JobRouter.shared.runNext(queue, sleepIfEmpty: false) { jobs, head in
+      var index = head
+      while index < jobs.count, jobs[index].sequence != job.sequence { index += 1 }
+      return index < jobs.count ? index : head
     }
-    guard let taken else { return }
-    JobRouter.shared.run(taken, of: id)
   }
 
   /// Runs jobs, each chosen by `order`, until `ended` holds or `deadline` passes; returns
@@ -59,14 +71,15 @@ final class JobScope: Sendable {
     while true {
       // Only a job this loop runs can end the body, so checking between jobs is enough.
       if ended() { return true }
-      if let job = JobRouter.shared.take(id, sleepIfEmpty: true, pick: { order.pick(from: $0) }) {
-        JobRouter.shared.run(job, of: id)
+      if JobRouter.shared.runNext(
+        queue, sleepIfEmpty: true, pick: { order.pick(from: $0, after: $1) })
+      {
         jobsRun += 1
         ranHere += 1
         if ranHere >= limit { return true }
         continue
       }
-      if !JobRouter.shared.sleep(id, until: deadline), ContinuousClock.now >= deadline {
+      if !JobRouter.shared.sleep(queue, until: deadline), ContinuousClock.now >= deadline {
         return ended()
       }
     }
@@ -75,8 +88,8 @@ final class JobScope: Sendable {
   /// Waits until a job arrives from another thread or `deadline` passes; returns whether
   /// one is waiting.
   func waitForJob(until deadline: ContinuousClock.Instant) -> Bool {
-    while JobRouter.shared.sleepIfIdle(id) {
-      if !JobRouter.shared.sleep(id, until: deadline), ContinuousClock.now >= deadline {
+    while JobRouter.shared.sleepIfIdle(queue) {
+      if !JobRouter.shared.sleep(queue, until: deadline), ContinuousClock.now >= deadline {
         return !isIdle
       }
     }

@@ -15,7 +15,7 @@ final class ScheduleNarrator: Sendable {
     let decided: Bool
     let oldest: (sequence: Int, task: TaskIdentity?)
     /// Where each task known to be parked was to resume as the job began.
-    let parked: [TaskIdentity: [UInt]]
+    let parked: [TaskIdentity: [CodeFrame]]
   }
 
   private enum Step {
@@ -32,8 +32,13 @@ final class ScheduleNarrator: Sendable {
     var running: (sequence: Int, task: TaskIdentity?)?
     var ranInside: [Int: [TaskIdentity]] = [:]
     /// Where each task will resume, read whenever it was last seen parked.
-    var parked: [TaskIdentity: [UInt]] = [:]
+    var parked: [TaskIdentity: [CodeFrame]] = [:]
     var retained: [TaskIdentity] = []
+    /// Every task the scope was given a job of: the others a hook sees running are not the
+    /// scenario's (the test's own task, whose frame the driving thread runs in).
+    var owned: Set<TaskIdentity> = []
+    /// Where each task was spawned, for one with no name.
+    var spawnSites: [TaskIdentity: [CodeFrame]] = [:]
     /// Labels the setup gave, asked while each task was pending.
     var labels: [TaskIdentity: String] = [:]
   }
@@ -48,17 +53,23 @@ final class ScheduleNarrator: Sendable {
   /// Learns from each job the scope is given: which task it is, which task was running and
   /// what that task is called.
   @Sendable func observe(_ event: JobEvent) {
+    // A task first seen while another of the scenario's runs is being spawned by it: the
+    // stack says where.
+    let isNew = event.task.map { task in state.withLock { !$0.owned.contains(task) } } ?? false
+    let site = isNew && event.enqueuedBy != nil ? SpawnSite.capture() : nil
     state.withLock { state in
-      for task in [event.task, event.enqueuedBy].compactMap({ $0 }) {
+      if let task = event.task {
+        state.owned.insert(task)
         keep(task, in: &state)
+        if let site, state.spawnSites[task] == nil { state.spawnSites[task] = site }
       }
-      if let by = event.enqueuedBy, let name = event.enqueuerName, state.names[by] == nil {
+      // The task running when the job came, if it is the scenario's.
+      let by = event.enqueuedBy.flatMap { state.owned.contains($0) ? $0 : nil }
+      if let by, let name = event.enqueuerName, state.names[by] == nil {
         state.names[by] = name
       }
-      // A task that enqueues during a job, itself or another, ran in it. A task parked to
-      // enter an actor, with none running, is the task of the job that runs.
-      if let running = state.running,
-        let ran = event.enqueuedBy ?? event.task ?? running.task,
+      // A task that enqueues during a job, itself or another, ran in it.
+      if let running = state.running, let ran = by ?? event.task,
         state.ranInside[running.sequence]?.contains(ran) != true
       {
         state.ranInside[running.sequence, default: []].append(ran)
@@ -84,7 +95,7 @@ final class ScheduleNarrator: Sendable {
   /// A job about to run; `decided` when other jobs were ready too, `oldest` first among them.
   @MainActor
   func job(_ job: ReadyJob, oldest: ReadyJob, decided: Bool) {
-    let resume = job.task.map { ResumePoint.addresses(ofTask: $0.address) }
+    let resume = job.task.map { ResumePoint.frames(ofTask: $0.address) }
     // Asked now: the setup knows a task only while it is pending.
     let label = job.task.flatMap { task in
       state.withLock { $0.labels[task] } == nil ? taskLabel(task.address) : nil
@@ -109,7 +120,7 @@ final class ScheduleNarrator: Sendable {
       state.running = nil
       let ran = (state.ranInside[running.sequence] ?? []) + [running.task].compactMap { $0 }
       for task in ran where state.retained.contains(task) {
-        state.parked[task] = ResumePoint.addresses(ofTask: task.address)
+        state.parked[task] = ResumePoint.frames(ofTask: task.address)
       }
     }
   }
@@ -130,17 +141,40 @@ final class ScheduleNarrator: Sendable {
   @MainActor
   func steps() -> [String] {
     let state = state.withLock { $0 }
+    // Where each task was spawned, and which of the tasks spawned there it was.
+    var sites: [TaskIdentity: String] = [:]
+    var spawnedAt: [String: [TaskIdentity]] = [:]
+    // Every address this narration names, symbolicated at once.
+    var everyFrame = Array(state.spawnSites.values.joined())
+    for case .job(let job) in state.steps { everyFrame += job.parked.values.joined() }
+    Symbolicator.shared.prepare(everyFrame)
+    for (task, _) in state.numbers.sorted(by: { $0.value < $1.value }) {
+      guard let frames = state.spawnSites[task],
+        let place = Symbolicator.shared.firstProgramSymbol(in: frames)?.place
+      else { continue }
+      sites[task] = place
+      spawnedAt[place, default: []].append(task)
+    }
     // Tasks spawned through the scenario's provider by its label ("task #2 'tap'"), others
-    // by their name, else by the order they were first seen in.
+    // by their name, else by where they were spawned ("the second task spawned at
+    // Search.swift:35"), else by the order they were first seen in.
     func name(_ task: TaskIdentity?) -> String {
       guard let task else { return "an actor's turn" }
       if task == state.root { return "the scenario" }
       if let label = state.labels[task] { return label }
       if let name = state.names[task] { return "task '\(name)'" }
+      if let place = sites[task], let siblings = spawnedAt[place],
+        let position = siblings.firstIndex(of: task)
+      {
+        let which = siblings.count == 1 ? "the task" : "the \(Self.ordinal(position + 1)) task"
+        return "\(which) spawned at \(place)"
+      }
       return "unnamed task" + (state.numbers[task].map { " #\($0)" } ?? "")
     }
-    func place(_ addresses: [UInt]?) -> String? {
-      guard let addresses, let point = ResumePoint.first(in: addresses) else { return nil }
+    func place(_ frames: [CodeFrame]?) -> String? {
+      guard let frames, let point = Symbolicator.shared.firstProgramSymbol(in: frames) else {
+        return nil
+      }
       return " in \(point.function)" + (point.place.map { " at \($0)" } ?? "")
     }
     var started = Set<TaskIdentity>()
@@ -153,7 +187,7 @@ final class ScheduleNarrator: Sendable {
         let departs = job.decided && job.sequence != job.oldest.sequence
         if job.task == state.root, !departs { continue }
         let mark =
-          departs ? " (out of enqueue order: \(name(job.oldest.task)) was ready first)" : ""
+          departs ? " (ahead of \(name(job.oldest.task)))" : ""
         if let task = job.task {
           // A task's first job is its start, told by the choice that started it when it was
           // held by the provider; a job that resumes only the toolkit's plumbing (a held
@@ -178,7 +212,7 @@ final class ScheduleNarrator: Sendable {
         for (position, task) in ran.enumerated() {
           let verb = started.insert(task).inserted ? "starts" : "resumes"
           told.append(
-            "\(name(task)) \(verb)" + (place(job.parked[task]) ?? "") + " on its actor"
+            "\(name(task)) \(verb)" + (place(job.parked[task]) ?? "") + " on an actor"
               + (position == 0 ? mark : ""))
         }
       }
@@ -186,5 +220,10 @@ final class ScheduleNarrator: Sendable {
     // The same line twice in a row says nothing new: a task that resumes where it was.
     return told.enumerated().filter { $0.offset == 0 || told[$0.offset - 1] != $0.element }
       .map(\.element)
+  }
+
+  private static func ordinal(_ number: Int) -> String {
+    let words = ["first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth"]
+    return number <= words.count ? words[number - 1] : "\(number)th"
   }
 }

@@ -40,6 +40,7 @@ struct ScheduleFailure: Equatable {
     case tooManyJobs
     case replay
     case unavailable
+    case hookReplaced
   }
 
   let kind: Kind

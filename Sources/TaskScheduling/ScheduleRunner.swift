@@ -33,7 +33,9 @@ struct ScheduleRunner {
       scope.adopting { setup.cleanUp() }
       Self.settle(scope)
     }
-    scope.close()
+    if !scope.close() {
+      run.failure = ScheduleFailure(kind: .hookReplaced, reason: JobScope.hookReplacedMessage)
+    }
     if let narrator {
       run.steps = narrator.steps()
       narrator.release()

@@ -85,7 +85,7 @@ package func runSerially<R: Sendable>(
       """)
     throw SerialSchedulerUnavailableError()
   }
-  defer { scope.close() }
+  defer { if !scope.close() { site.report(JobScope.hookReplacedMessage) } }
   let outcome = Outcome<R>()
   let task = scope.adopting {
     Task { @MainActor in

@@ -2,22 +2,20 @@ import Testing
 
 @testable import FeatureScenarios
 
-extension ProcessWideHookTests {
-  /// Each timing-sensitive scenario 50 times on the runtime's own executors: the scenarios
-  /// hold without the serial scheduler too, under whatever timing the machine gives them. Under
-  /// the serialized parent, so that no scheduler is routing these jobs meanwhile.
-  @MainActor @Suite(.timeLimit(.minutes(5))) struct DefaultExecutorRepetitionTests {
-    static let repetitions = 50
+/// Each timing-sensitive scenario 50 times on the runtime's own executors: the scenarios
+/// hold without the serial scheduler too, under whatever timing the machine gives them. Under
+/// the serialized parent, so that no scheduler is routing these jobs meanwhile.
+@MainActor @Suite(.timeLimit(.minutes(5))) struct DefaultExecutorRepetitionTests {
+  static let repetitions = 50
 
-    @Test(arguments: FeatureScenario.allCases)
-    func fiftyRuns(_ scenario: FeatureScenario) async throws {
-      for run in 1...Self.repetitions {
-        do {
-          try await scenario.run()
-        } catch {
-          Issue.record("\(scenario) failed on run \(run) of \(Self.repetitions): \(error)")
-          return
-        }
+  @Test(arguments: FeatureScenario.allCases)
+  func fiftyRuns(_ scenario: FeatureScenario) async throws {
+    for run in 1...Self.repetitions {
+      do {
+        try await scenario.run()
+      } catch {
+        Issue.record("\(scenario) failed on run \(run) of \(Self.repetitions): \(error)")
+        return
       }
     }
   }

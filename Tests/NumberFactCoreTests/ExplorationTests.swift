@@ -4,97 +4,112 @@ import ExplorationScenarios
 import Foundation
 import NumberFactCore
 import NumberFactTesting
+import SuiteSupport
 import TaskProviding
 import TaskProvidingTesting
 import Testing
 
-extension ExplorationScenario: CustomTestStringConvertible {
-  public var testDescription: String { rawValue }
-}
-
-extension FlawedFeature.Flaw: CustomTestStringConvertible {
-  public var testDescription: String { rawValue }
-}
-
-extension ProcessWideHookTests {
-  @MainActor @Suite(.timeLimit(.minutes(2))) struct ExplorationTests {
-    /// Our model, every schedule of each scenario. How many there are is asserted, so a change
-    /// to the scenario, the model or the explorer that changes the space is noticed.
-    @Test(arguments: [
-      (ExplorationScenario.tapTwice, 140), (.tapIncrementTap, 224), (.tapCancel, 8),
-      (.kindWhileLoading, 9), (.randomThenTap, 140), (.numberWhileLoading, 140),
-      (.backWhileLoading, 224),
-    ])
-    func ourModelHoldsInEverySchedule(_ scenario: ExplorationScenario, schedules: Int) {
-      let report = explore(.exhaustive(limit: 100_000)) { exploration in
-        scenario.build(exploration) { client, provider in
-          NumberFactFeature(numberFact: client, taskProvider: provider)
-        }
-      }
-      #expect(report.failure == nil)
-      #expect(report.isComplete)
-      #expect(report.schedules == schedules, "\(report)")
-    }
-
-    /// Random and PCT schedules on our model too, as many as the environment asks for:
-    /// NUMBERFACT_EXPLORE_SCHEDULES=100000 runs that many of each locally; CI runs 300.
-    @Test(arguments: ExplorationScenario.allCases)
-    func ourModelHoldsUnderRandomAndPCTSchedules(_ scenario: ExplorationScenario) {
-      let count = Self.scheduleBudget
-      for strategy in [
-        ExplorationStrategy.random(seed: 7, schedules: count),
-        .pct(seed: 7, schedules: count, depth: 3),
-      ] {
-        let report = explore(strategy) { exploration in
+/// An exploration holds the main actor while it runs. The tests here go through their
+/// scenarios one exploration at a time, each in a turn of its own on the main actor, so the
+/// suite's other main-actor tests get their turns in between.
+@Suite(.timeLimit(.minutes(2))) struct ExplorationTests {
+  /// Our model, every schedule of each scenario. How many there are is asserted, so a change
+  /// to the scenario, the model or the explorer that changes the space is noticed.
+  @Test func ourModelHoldsInEverySchedule() async {
+    let spaces: [(ExplorationScenario, Int)] = [
+      (.tapTwice, 140), (.tapIncrementTap, 224), (.tapCancel, 8), (.kindWhileLoading, 9),
+      (.randomThenTap, 140), (.numberWhileLoading, 140), (.backWhileLoading, 224),
+    ]
+    for (scenario, schedules) in spaces {
+      let report = await MainActorTurns.take {
+        explore(.exhaustive(limit: 100_000)) { exploration in
           scenario.build(exploration) { client, provider in
             NumberFactFeature(numberFact: client, taskProvider: provider)
           }
         }
-        #expect(report.failure == nil)
-        #expect(report.schedules == count)
+      }
+      #expect(report.failure == nil, "\(scenario)")
+      #expect(report.isComplete, "\(scenario)")
+      #expect(report.schedules == schedules, "\(scenario): \(report)")
+    }
+  }
+
+  /// Random and PCT schedules on our model too, as many as the environment asks for:
+  /// NUMBERFACT_EXPLORE_SCHEDULES=100000 runs that many of each locally; CI runs 300.
+  @Test func ourModelHoldsUnderRandomAndPCTSchedules() async {
+    let count = Self.scheduleBudget
+    for scenario in ExplorationScenario.allCases {
+      for strategy in [
+        ExplorationStrategy.random(seed: 7, schedules: count),
+        .pct(seed: 7, schedules: count, depth: 3),
+      ] {
+        let report = await MainActorTurns.take {
+          explore(strategy) { exploration in
+            scenario.build(exploration) { client, provider in
+              NumberFactFeature(numberFact: client, taskProvider: provider)
+            }
+          }
+        }
+        #expect(report.failure == nil, "\(scenario), \(strategy)")
+        #expect(report.schedules == count, "\(scenario), \(strategy)")
       }
     }
+  }
 
-    static var scheduleBudget: Int {
-      ProcessInfo.processInfo.environment["NUMBERFACT_EXPLORE_SCHEDULES"].flatMap(Int.init) ?? 300
-    }
+  static var scheduleBudget: Int {
+    ProcessInfo.processInfo.environment["NUMBERFACT_EXPLORE_SCHEDULES"].flatMap(Int.init) ?? 300
+  }
 
-    @Test(arguments: [
+  @Test func eachFlawIsFoundAndReplays() async {
+    for (flaw, scenario) in [
       (FlawedFeature.Flaw.staleAnswerWrites, ExplorationScenario.tapIncrementTap),
       (.supersededRequestClearsLoading, .tapTwice),
       (.kindChangeKeepsTheRequest, .kindWhileLoading),
-    ])
-    func eachFlawIsFoundAndReplays(_ flaw: FlawedFeature.Flaw, _ scenario: ExplorationScenario) {
-      let build: @MainActor (Exploration) async throws -> Void = { exploration in
-        scenario.build(exploration) { client, provider in
-          FlawedFeature(flaw: flaw, numberFact: client, taskProvider: provider)
-        }
+    ] {
+      await Self.findAndReplay(flaw, in: scenario)
+    }
+  }
+
+  private static func findAndReplay(
+    _ flaw: FlawedFeature.Flaw, in scenario: ExplorationScenario
+  ) async {
+    let build: @MainActor (Exploration) async throws -> Void = { exploration in
+      scenario.build(exploration) { client, provider in
+        FlawedFeature(flaw: flaw, numberFact: client, taskProvider: provider)
       }
-      for strategy in [
-        ExplorationStrategy.exhaustive(), .random(seed: 1, schedules: 2_000),
-        .pct(seed: 1, schedules: 2_000, depth: 3),
-      ] {
+    }
+    // Each exploration in a turn of its own on the main actor, so the suite's other
+    // main-actor tests get theirs in between.
+    for strategy in [
+      ExplorationStrategy.exhaustive(), .random(seed: 1, schedules: 2_000),
+      .pct(seed: 1, schedules: 2_000, depth: 3),
+    ] {
+      let found = await MainActorTurns.take {
         var found: ExplorationReport?
         withKnownIssue {
           found = explore(strategy, build)
         } matching: {
           $0.description.contains("Exploration (")
         }
-        guard let failure = found?.failure else {
-          Issue.record("\(strategy) did not find \(flaw) in \(scenario)")
-          continue
-        }
-        // The replay string runs exactly that schedule again, every time.
-        for _ in 0..<3 {
+        return found
+      }
+      guard let failure = found?.failure else {
+        Issue.record("\(strategy) did not find \(flaw) in \(scenario)")
+        continue
+      }
+      // The replay string runs exactly that schedule again, every time.
+      for _ in 0..<3 {
+        let replayed = await MainActorTurns.take {
           var replayed: ExplorationReport?
           withKnownIssue {
             replayed = explore(strategy, replay: failure.replay, build)
           } matching: {
             $0.description.contains(failure.replay)
           }
-          #expect(replayed?.failure?.steps == failure.steps)
-          #expect(replayed?.failure?.reason == failure.reason)
+          return replayed
         }
+        #expect(replayed?.failure?.steps == failure.steps)
+        #expect(replayed?.failure?.reason == failure.reason)
       }
     }
   }
@@ -173,253 +188,251 @@ final class TimedLookup {
 }
 // end sample
 
-extension ProcessWideHookTests {
-  @MainActor @Suite struct ExplorerTests {
-    /// A job from outside (here the shared timer ending an unanswered call; in an app, a
-    /// sleep ending) arrives while there is nothing to choose: the schedule goes on with it.
-    @Test func aScheduleWaitsForAJobFromOutside() {
-      let report = explore(.random(seed: 3, schedules: 3)) { exploration in
+@MainActor @Suite(.mainActorTurn) struct ExplorerTests {
+  /// A job from outside (here the shared timer ending an unanswered call; in an app, a
+  /// sleep ending) arrives while there is nothing to choose: the schedule goes on with it.
+  @Test func aScheduleWaitsForAJobFromOutside() {
+    let report = explore(.random(seed: 3, schedules: 3)) { exploration in
+      let provider = exploration.provider
+      let silent = ControlledFunction<Int, Int>(
+        "call nobody answers", answerTimeout: .milliseconds(10))
+      var outcome = "none"
+      exploration.action("ask") {
+        provider.task { @MainActor in
+          do { outcome = "\(try await silent.function(1))" } catch { outcome = "unanswered" }
+        }
+      }
+      exploration.atEnd("the call ended unanswered") { outcome == "unanswered" }
+    }
+    #expect(report.failure == nil)
+    #expect(report.schedules == 3)
+  }
+
+  @Test func aScenarioStuckOnSomethingNoChoiceGivesIsReported() {
+    let never = ControlledFunction<Int, Int>("lookup without answers")
+    var report: ExplorationReport?
+    withKnownIssue {
+      report = explore(.exhaustive(), outsideWait: .milliseconds(20)) { exploration in
         let provider = exploration.provider
-        let silent = ControlledFunction<Int, Int>(
-          "call nobody answers", answerTimeout: .milliseconds(10))
-        var outcome = "none"
-        exploration.action("ask") {
-          provider.task { @MainActor in
-            do { outcome = "\(try await silent.function(1))" } catch { outcome = "unanswered" }
-          }
-        }
-        exploration.atEnd("the call ended unanswered") { outcome == "unanswered" }
-      }
-      #expect(report.failure == nil)
-      #expect(report.schedules == 3)
-    }
-
-    @Test func aScenarioStuckOnSomethingNoChoiceGivesIsReported() {
-      let never = ControlledFunction<Int, Int>("lookup without answers")
-      var report: ExplorationReport?
-      withKnownIssue {
-        report = explore(.exhaustive(), outsideWait: .milliseconds(20)) { exploration in
-          let provider = exploration.provider
-          exploration.action("look up") {
-            provider.task(name: "lookup") { _ = try? await never.function(1) }
-          }
-        }
-      } matching: {
-        $0.description.contains("yet tasks are still pending")
-      }
-      #expect(report?.failure?.reason.contains("'lookup'") == false)
-      #expect(report?.failure?.reason.contains("\"lookup\"") == true)
-    }
-
-    @Test func theClockMovesOnlyOnceNoHeldTaskWaits() {
-      let report = explore(.exhaustive()) { exploration in
-        let provider = exploration.provider
-        let clock = exploration.clock
-        var events: [String] = []
-        exploration.action("start") {
-          provider.task(name: "sleeper") {
-            try? await clock.sleep(for: .seconds(1))  // virtual time
-            events.append("woke")
-          }
-          provider.task(name: "other") { events.append("other") }
-        }
-        exploration.atEnd("the held task ran before time passed") {
-          events == ["other", "woke"]
+        exploration.action("look up") {
+          provider.task(name: "lookup") { _ = try? await never.function(1) }
         }
       }
-      #expect(report.failure == nil)
-      // Two orders of starting the tasks; the clock then has one move.
-      #expect(report.isComplete)
-      #expect(report.schedules == 2)
+    } matching: {
+      $0.description.contains("yet tasks are still pending")
     }
+    #expect(report?.failure?.reason.contains("'lookup'") == false)
+    #expect(report?.failure?.reason.contains("\"lookup\"") == true)
+  }
 
-    @Test func anAnswerAndATimeoutAreTriedInBothOrders() {
-      let seen = LockIsolated(Set<[String]>())
-      let report = explore(.exhaustive()) { exploration in
-        let provider = exploration.provider
-        let clock = exploration.clock
-        let fetch = ControlledFunction<Int, Int>("fetch", answers: { $0 })
-        var events: [String] = []
-        exploration.action("start") {
-          provider.task(name: "fetch") {
-            if (try? await fetch.function(1)) != nil { events.append("answer") }
-          }
-          provider.task(name: "timer") {
-            let timedOut = (try? await clock.sleep(for: .seconds(5))) != nil  // virtual time
-            if timedOut { events.append("timeout") }
-          }
+  @Test func theClockMovesOnlyOnceNoHeldTaskWaits() {
+    let report = explore(.exhaustive()) { exploration in
+      let provider = exploration.provider
+      let clock = exploration.clock
+      var events: [String] = []
+      exploration.action("start") {
+        provider.task(name: "sleeper") {
+          try? await clock.sleep(for: .seconds(1))  // virtual time
+          events.append("woke")
         }
-        exploration.atEnd("records both") {
-          let order = events
-          seen.withValue { _ = $0.insert(order) }
-          return events.count == 2 && clock.now.offset == .seconds(5)
+        provider.task(name: "other") { events.append("other") }
+      }
+      exploration.atEnd("the held task ran before time passed") {
+        events == ["other", "woke"]
+      }
+    }
+    #expect(report.failure == nil)
+    // Two orders of starting the tasks; the clock then has one move.
+    #expect(report.isComplete)
+    #expect(report.schedules == 2)
+  }
+
+  @Test func anAnswerAndATimeoutAreTriedInBothOrders() {
+    let seen = LockIsolated(Set<[String]>())
+    let report = explore(.exhaustive()) { exploration in
+      let provider = exploration.provider
+      let clock = exploration.clock
+      let fetch = ControlledFunction<Int, Int>("fetch", answers: { $0 })
+      var events: [String] = []
+      exploration.action("start") {
+        provider.task(name: "fetch") {
+          if (try? await fetch.function(1)) != nil { events.append("answer") }
+        }
+        provider.task(name: "timer") {
+          let timedOut = (try? await clock.sleep(for: .seconds(5))) != nil  // virtual time
+          if timedOut { events.append("timeout") }
         }
       }
-      #expect(report.failure == nil)
-      #expect(seen.value == [["answer", "timeout"], ["timeout", "answer"]])
+      exploration.atEnd("records both") {
+        let order = events
+        seen.withValue { _ = $0.insert(order) }
+        return events.count == 2 && clock.now.offset == .seconds(5)
+      }
     }
+    #expect(report.failure == nil)
+    #expect(seen.value == [["answer", "timeout"], ["timeout", "answer"]])
+  }
 
-    @Test func aCancelledSleepThrowsAndAPastDeadlineDoesNotWait() {
-      let report = explore(.exhaustive()) { exploration in
-        let provider = exploration.provider
-        let clock = exploration.clock
-        var outcome = ""
-        exploration.action("start") {
-          let sleeper = provider.task(name: "sleeper") {
-            do {
-              try await clock.sleep(for: .seconds(60))  // virtual time
-              outcome = "woke"
-            } catch {
-              outcome = error is CancellationError ? "cancelled" : "\(error)"
-            }
+  @Test func aCancelledSleepThrowsAndAPastDeadlineDoesNotWait() {
+    let report = explore(.exhaustive()) { exploration in
+      let provider = exploration.provider
+      let clock = exploration.clock
+      var outcome = ""
+      exploration.action("start") {
+        let sleeper = provider.task(name: "sleeper") {
+          do {
+            try await clock.sleep(for: .seconds(60))  // virtual time
+            outcome = "woke"
+          } catch {
+            outcome = error is CancellationError ? "cancelled" : "\(error)"
           }
-          provider.task(name: "canceller") {
-            try? await clock.sleep(until: clock.now, tolerance: nil)  // virtual time, already due
-            sleeper.cancel()
-          }
         }
-        exploration.atEnd("the cancelled sleep threw, or ended first") {
-          outcome == "cancelled" || outcome == "woke"
-        }
-        exploration.atEnd("a cancelled sleep did not move the clock") {
-          outcome == "woke" || clock.now.offset == .zero
+        provider.task(name: "canceller") {
+          try? await clock.sleep(until: clock.now, tolerance: nil)  // virtual time, already due
+          sleeper.cancel()
         }
       }
-      #expect(report.failure == nil)
-      #expect(report.isComplete)
-    }
-
-    @Test func farDeadlinesSaturate() {
-      let start = ExplorationClock.Instant(offset: .zero)
-      var far = start
-      var before = start
-      for _ in 0..<20 {
-        far = far.advanced(by: .seconds(Int64.max))
-        before = before.advanced(by: .seconds(Int64.min))
+      exploration.atEnd("the cancelled sleep threw, or ended first") {
+        outcome == "cancelled" || outcome == "woke"
       }
-      #expect(far > start && before < start)
-      #expect(far.advanced(by: .seconds(1)) == far)
-      #expect(before.advanced(by: .seconds(-1)) == before)
-      #expect(far.duration(to: before) < .zero)
-      #expect(before.duration(to: far) > .zero)
+      exploration.atEnd("a cancelled sleep did not move the clock") {
+        outcome == "woke" || clock.now.offset == .zero
+      }
     }
+    #expect(report.failure == nil)
+    #expect(report.isComplete)
+  }
 
-    @Test func theClockIsTheDependencysClock() {
-      let report = explore(.exhaustive()) { exploration in
-        @Dependency(\.continuousClock) var continuous
-        @Dependency(\.suspendingClock) var suspending
-        exploration.atEnd("both clocks are the exploration's") {
-          continuous as? ExplorationClock === exploration.clock
-            && suspending as? ExplorationClock === exploration.clock
+  @Test func farDeadlinesSaturate() {
+    let start = ExplorationClock.Instant(offset: .zero)
+    var far = start
+    var before = start
+    for _ in 0..<20 {
+      far = far.advanced(by: .seconds(Int64.max))
+      before = before.advanced(by: .seconds(Int64.min))
+    }
+    #expect(far > start && before < start)
+    #expect(far.advanced(by: .seconds(1)) == far)
+    #expect(before.advanced(by: .seconds(-1)) == before)
+    #expect(far.duration(to: before) < .zero)
+    #expect(before.duration(to: far) > .zero)
+  }
+
+  @Test func theClockIsTheDependencysClock() {
+    let report = explore(.exhaustive()) { exploration in
+      @Dependency(\.continuousClock) var continuous
+      @Dependency(\.suspendingClock) var suspending
+      exploration.atEnd("both clocks are the exploration's") {
+        continuous as? ExplorationClock === exploration.clock
+          && suspending as? ExplorationClock === exploration.clock
+      }
+    }
+    #expect(report.failure == nil)
+  }
+
+  @Test func aTimeoutThatChecksItIsStillLoadingPassesEverySchedule() {
+    let report = explore(.exhaustive()) { exploration in
+      let define = ControlledFunction<String, String>("define", answers: { "\($0): a bird" })
+      let provider = exploration.provider
+      let clock = exploration.clock
+      var status = TimedLookup.Status.idle
+      var found = false
+      exploration.action("look up swift") {
+        status = .loading
+        let request = provider.task(name: "define swift") {
+          guard let definition = try? await define.function("swift"), status == .loading
+          else { return }
+          status = .found(definition)
+        }
+        provider.task(name: "time out swift") {
+          guard (try? await clock.sleep(for: .seconds(5))) != nil else { return }  // virtual time
+          request.cancel()
+          if status == .loading { status = .timedOut }
         }
       }
-      #expect(report.failure == nil)
+      exploration.invariant("a definition found stays on screen") {
+        if case .found = status { found = true }
+        return !found || status != .timedOut
+      }
+      exploration.atEnd("it ends found or timed out") {
+        status == .found("swift: a bird") || status == .timedOut
+      }
     }
+    #expect(report.failure == nil)
+    #expect(report.isComplete)
+    #expect(report.schedules == 5)
+  }
 
-    @Test func aTimeoutThatChecksItIsStillLoadingPassesEverySchedule() {
-      let report = explore(.exhaustive()) { exploration in
+  @Test func aMalformedReplayIsReportedNotRun() {
+    var report: ExplorationReport?
+    withKnownIssue {
+      report = explore(.exhaustive(), replay: "0.1.2") { _ in }
+    } matching: {
+      $0.description.contains("is not a replay string")
+    }
+    #expect(report?.schedules == 0)
+  }
+
+  @Test func randomSchedulesReplayExactly() {
+    let build: @MainActor (Exploration) async throws -> Void = { exploration in
+      ExplorationScenario.tapTwice.build(exploration) { client, provider in
+        FlawedFeature(
+          flaw: .supersededRequestClearsLoading, numberFact: client, taskProvider: provider)
+      }
+    }
+    var found: ExplorationReport?
+    withKnownIssue { found = explore(.random(seed: 11, schedules: 500), build) }
+    let failure = try? #require(found?.failure)
+    #expect(failure?.replay.hasPrefix("x2:") == true)
+    var again: ExplorationReport?
+    withKnownIssue { again = explore(.random(seed: 11), replay: failure?.replay, build) }
+    #expect(again?.failure?.steps == failure?.steps)
+  }
+}
+
+@MainActor @Suite(.mainActorTurn) struct ExplorationSamples {
+  // sample: wallet-exploration
+  @Test func twoPaymentsCanSpendTheSameMoney() {
+    var report: ExplorationReport?
+    withKnownIssue("the wallet checks, then acts") {
+      report = explore(.exhaustive()) { exploration in
+        let ledger = LockIsolated(100)  // what the remote ledger holds
+        let read = ControlledFunction<Void, Int>("balance read", answers: { ledger.value })
+        let write = ControlledFunction<Int, Void>(
+          "balance write", answers: { ledger.setValue($0) })
+        let wallet = Wallet(
+          taskProvider: exploration.provider, balance: { try await read.function(()) },
+          setBalance: write.function)
+        exploration.action("pay 60") { wallet.pay(60) }
+        exploration.action("pay 60") { wallet.pay(60) }
+        exploration.atEnd("never pays out more than the account held") {
+          wallet.paid.reduce(0, +) <= 100
+        }
+      }
+    }
+    #expect(report?.failure?.reason.contains("never pays out more") == true)
+  }
+  // end sample
+
+  // sample: timed-lookup-exploration
+  @Test func aTimeoutCanReplaceAnAnswerThatCameInTime() {
+    var report: ExplorationReport?
+    withKnownIssue("the timeout does not check that it is still loading") {
+      report = explore(.exhaustive()) { exploration in
         let define = ControlledFunction<String, String>("define", answers: { "\($0): a bird" })
-        let provider = exploration.provider
-        let clock = exploration.clock
-        var status = TimedLookup.Status.idle
+        let lookup = TimedLookup(
+          taskProvider: exploration.provider, clock: exploration.clock,
+          define: define.function)
         var found = false
-        exploration.action("look up swift") {
-          status = .loading
-          let request = provider.task(name: "define swift") {
-            guard let definition = try? await define.function("swift"), status == .loading
-            else { return }
-            status = .found(definition)
-          }
-          provider.task(name: "time out swift") {
-            guard (try? await clock.sleep(for: .seconds(5))) != nil else { return }  // virtual time
-            request.cancel()
-            if status == .loading { status = .timedOut }
-          }
-        }
+        exploration.action("look up swift") { lookup.lookUp("swift") }
         exploration.invariant("a definition found stays on screen") {
-          if case .found = status { found = true }
-          return !found || status != .timedOut
-        }
-        exploration.atEnd("it ends found or timed out") {
-          status == .found("swift: a bird") || status == .timedOut
+          if case .found = lookup.status { found = true }
+          return !found || lookup.status != .timedOut
         }
       }
-      #expect(report.failure == nil)
-      #expect(report.isComplete)
-      #expect(report.schedules == 5)
     }
-
-    @Test func aMalformedReplayIsReportedNotRun() {
-      var report: ExplorationReport?
-      withKnownIssue {
-        report = explore(.exhaustive(), replay: "0.1.2") { _ in }
-      } matching: {
-        $0.description.contains("is not a replay string")
-      }
-      #expect(report?.schedules == 0)
-    }
-
-    @Test func randomSchedulesReplayExactly() {
-      let build: @MainActor (Exploration) async throws -> Void = { exploration in
-        ExplorationScenario.tapTwice.build(exploration) { client, provider in
-          FlawedFeature(
-            flaw: .supersededRequestClearsLoading, numberFact: client, taskProvider: provider)
-        }
-      }
-      var found: ExplorationReport?
-      withKnownIssue { found = explore(.random(seed: 11, schedules: 500), build) }
-      let failure = try? #require(found?.failure)
-      #expect(failure?.replay.hasPrefix("x2:") == true)
-      var again: ExplorationReport?
-      withKnownIssue { again = explore(.random(seed: 11), replay: failure?.replay, build) }
-      #expect(again?.failure?.steps == failure?.steps)
-    }
+    #expect(
+      report?.failure?.steps.contains { $0.hasPrefix("advance the clock to 5") } == true)
   }
-
-  @MainActor @Suite struct ExplorationSamples {
-    // sample: wallet-exploration
-    @Test func twoPaymentsCanSpendTheSameMoney() {
-      var report: ExplorationReport?
-      withKnownIssue("the wallet checks, then acts") {
-        report = explore(.exhaustive()) { exploration in
-          let ledger = LockIsolated(100)  // what the remote ledger holds
-          let read = ControlledFunction<Void, Int>("balance read", answers: { ledger.value })
-          let write = ControlledFunction<Int, Void>(
-            "balance write", answers: { ledger.setValue($0) })
-          let wallet = Wallet(
-            taskProvider: exploration.provider, balance: { try await read.function(()) },
-            setBalance: write.function)
-          exploration.action("pay 60") { wallet.pay(60) }
-          exploration.action("pay 60") { wallet.pay(60) }
-          exploration.atEnd("never pays out more than the account held") {
-            wallet.paid.reduce(0, +) <= 100
-          }
-        }
-      }
-      #expect(report?.failure?.reason.contains("never pays out more") == true)
-    }
-    // end sample
-
-    // sample: timed-lookup-exploration
-    @Test func aTimeoutCanReplaceAnAnswerThatCameInTime() {
-      var report: ExplorationReport?
-      withKnownIssue("the timeout does not check that it is still loading") {
-        report = explore(.exhaustive()) { exploration in
-          let define = ControlledFunction<String, String>("define", answers: { "\($0): a bird" })
-          let lookup = TimedLookup(
-            taskProvider: exploration.provider, clock: exploration.clock,
-            define: define.function)
-          var found = false
-          exploration.action("look up swift") { lookup.lookUp("swift") }
-          exploration.invariant("a definition found stays on screen") {
-            if case .found = lookup.status { found = true }
-            return !found || lookup.status != .timedOut
-          }
-        }
-      }
-      #expect(
-        report?.failure?.steps.contains { $0.hasPrefix("advance the clock to 5") } == true)
-    }
-    // end sample
-  }
+  // end sample
 }

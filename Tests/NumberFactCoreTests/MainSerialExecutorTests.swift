@@ -6,16 +6,18 @@ import Testing
 
 @testable import FeatureScenarios
 
-extension ProcessWideHookTests {
-  /// `withMainSerialExecutor` is a process-wide hook, so these live under the serialized parent.
-  @MainActor @Suite(.timeLimit(.minutes(1))) struct MainSerialExecutorTests {
-    /// The articles' setup: plain `Task { }` for the taps and a live provider, all on the
-    /// main serial executor. The serial executor makes the order in which tasks run
-    /// reproducible; it does not tell the test when work is done, so the test still
-    /// synchronizes on the requests and the task handles, never on yields.
-    @Suite struct PlainTasks {
-      // sample: serial-executor
-      @Test func outOfOrderWithPlainTasks() async throws {
+/// `withMainSerialExecutor` swaps the runtime's process-wide global enqueue hook, for every
+/// test in the process: each of these runs in an exit test, a child process of its own, so it
+/// never runs beside a scheduler or another test.
+@Suite(.timeLimit(.minutes(1))) struct MainSerialExecutorTests {
+  /// The articles' setup: plain `Task { }` for the taps and a live provider, all on the
+  /// main serial executor. The serial executor makes the order in which tasks run
+  /// reproducible; it does not tell the test when work is done, so the test still
+  /// synchronizes on the requests and the task handles, never on yields.
+  @Suite struct PlainTasks {
+    // sample: serial-executor
+    @Test func outOfOrderWithPlainTasks() async {
+      await #expect(processExitsWith: .success) {
         try await withMainSerialExecutor { @MainActor in
           let facts = ControlledNumberFactClient(cancellation: .ignore)
           let model = makeFeature(client: facts.client, provider: LiveTaskProvider())
@@ -33,9 +35,11 @@ extension ProcessWideHookTests {
           #expect(model.state == State(fact: liveFact(0, "fresh")))
         }
       }
-      // end sample
+    }
+    // end sample
 
-      @Test func tapsSpawnedTogetherRequestInSpawnOrder() async throws {
+    @Test func tapsSpawnedTogetherRequestInSpawnOrder() async {
+      await #expect(processExitsWith: .success) {
         try await withMainSerialExecutor { @MainActor in
           let facts = ControlledNumberFactClient()
           let model = makeFeature(client: facts.client, provider: LiveTaskProvider())
@@ -50,8 +54,10 @@ extension ProcessWideHookTests {
           #expect(model.state == State(fact: liveFact(0, "last")))
         }
       }
+    }
 
-      @Test func cancelWithPlainTasks() async throws {
+    @Test func cancelWithPlainTasks() async {
+      await #expect(processExitsWith: .success) {
         try await withMainSerialExecutor { @MainActor in
           let facts = ControlledNumberFactClient()
           let model = makeFeature(client: facts.client, provider: LiveTaskProvider())

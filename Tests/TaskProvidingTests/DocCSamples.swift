@@ -2,8 +2,10 @@
 // `// sample: NAME` and `// end sample`, so each is compiled and run; DocSampleTests checks
 // that the articles quote them exactly.
 
+import ConcurrencyBugCatalog
 import Dependencies
 import Observation
+import SuiteSupport
 import Synchronization
 import TaskProviding
 import TaskProvidingTesting
@@ -221,6 +223,44 @@ struct ManualSamples {
     await ManualTaskProvider.current.runNext()
     #expect(!model.isSearching)
     #expect(model.results == ["Swift"])
+  }
+  // end sample
+}
+
+// The article "Finding reentrancy bugs": the cache and its fix are the catalog's.
+@MainActor @Suite(.mainActorTurn) struct ReentrancySamples {
+  // sample: reentrancy-test
+  @Test func twoViewsOfOneImageDownloadItOnce() {
+    withKnownIssue("the cache downloads a.png twice") {
+      let report = explore(.exhaustive()) { exploration in
+        let server = ImageServer()
+        let cache = ImageCache(server: server)
+        let views = (1...2).map { view in
+          Task(name: "view \(view) shows a.png") { await cache.image("a.png") }
+        }
+        for view in views { _ = await view.value }
+        let downloads = await server.downloads
+        exploration.atEnd("a.png is downloaded once") { downloads == ["a.png"] }
+      }
+      #expect(report.failure == nil)
+    }
+  }
+  // end sample
+
+  // sample: reentrancy-fixed-test
+  @Test func twoViewsOfOneImageShareItsDownload() {
+    let report = explore(.exhaustive()) { exploration in
+      let server = ImageServer()
+      let cache = SharedDownloadImageCache(server: server)
+      let views = (1...2).map { view in
+        Task(name: "view \(view) shows a.png") { await cache.image("a.png") }
+      }
+      for view in views { _ = await view.value }
+      let downloads = await server.downloads
+      exploration.atEnd("a.png is downloaded once") { downloads == ["a.png"] }
+    }
+    #expect(report.failure == nil)
+    #expect(report.isComplete)
   }
   // end sample
 }

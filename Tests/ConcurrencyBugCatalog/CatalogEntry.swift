@@ -1,0 +1,26 @@
+// A catalog of classic Swift concurrency bugs, each written as plain Swift (actors, tasks,
+// streams; no test doubles) beside a fixed twin, with the scenario that shows it. The
+// explorer must find every bug and pass every twin; see CatalogTests and the benchmark.
+
+import TaskProvidingTesting
+
+/// One classic bug: how to explore the flawed code and its fixed twin.
+public struct CatalogEntry: Sendable, CustomStringConvertible {
+  /// What the bug is, as its section of the catalog calls it.
+  public let name: String
+  /// What goes wrong, in a sentence.
+  public let summary: String
+  /// The scenario on the flawed code.
+  public let bug: @MainActor @Sendable (Exploration) async throws -> Void
+  /// The same scenario on the fixed twin.
+  public let fixed: @MainActor @Sendable (Exploration) async throws -> Void
+
+  public var description: String { name }
+
+  /// Every entry, in the catalog's order.
+  public static let all: [CatalogEntry] = [
+    .imageCache, .tokenRefresh, .lostUpdate, .checkThenAct, .groupResultOrder,
+    .cancellationCheckedTooEarly, .outOfOrderWrites, .eventBeforeSubscriber,
+    .streamFinishedByOneProducer, .waitingOnEachOther, .staleSearchResults,
+  ]
+}
