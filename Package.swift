@@ -83,6 +83,8 @@ let package = Package(
     .target(
       name: "FactClient",
       dependencies: [
+        // Its lock only: `Locked`, which ThreadSanitizer sees.
+        "TaskProviding",
         .product(name: "Dependencies", package: "swift-dependencies"),
         .product(name: "IssueReporting", package: "xctest-dynamic-overlay"),
       ]
@@ -92,6 +94,7 @@ let package = Package(
       name: "FactClientLive",
       dependencies: [
         "FactClient",
+        "TaskProviding",
         .product(name: "AsyncHTTPClient", package: "async-http-client"),
         .product(name: "Dependencies", package: "swift-dependencies"),
         .product(name: "NIOCore", package: "swift-nio"),
@@ -162,6 +165,7 @@ let package = Package(
       name: "numberfact-bench",
       dependencies: [
         "numberfact",  // built alongside, for section 5 to drive
+        "ConcurrencyBugCatalog",
         "ExplorationScenarios",
         "FactClient",
         "FactClientLive",
@@ -205,6 +209,7 @@ let package = Package(
     .testTarget(
       name: "NumberFactTUITests",
       dependencies: [
+        "SuiteSupport",
         "NumberFactCore",
         "NumberFactTUI",
         "NumberFactTUITesting",
@@ -249,6 +254,7 @@ let package = Package(
       dependencies: [
         "FactClient",
         .product(name: "Clocks", package: "swift-clocks"),
+        .product(name: "ConcurrencyExtras", package: "swift-concurrency-extras"),
         .product(name: "Dependencies", package: "swift-dependencies"),
         .product(name: "IssueReportingTestSupport", package: "xctest-dynamic-overlay"),
       ]

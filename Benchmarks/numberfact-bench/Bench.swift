@@ -20,7 +20,7 @@ struct NumberFactBench: AsyncParsableCommand {
 
 /// A part of the report.
 enum Section: String, CaseIterable, ExpressibleByArgument {
-  case determinism, overhead, waiting, scale, app, suite, exploration, client
+  case determinism, overhead, waiting, scale, app, suite, exploration, client, ownership
 }
 
 /// The benchmark run.
@@ -50,7 +50,7 @@ struct Measure: AsyncParsableCommand {
     parsing: .upToNextOption,
     help: """
       Run only these sections: determinism, overhead, waiting, scale, app, suite, \
-      exploration, client (default: all).
+      exploration, client, ownership (default: all).
       """)
   var only: [Section] = []
 
@@ -98,6 +98,7 @@ struct Measure: AsyncParsableCommand {
       let seeds = plan.explorationSeeds
       report.exploration = await MainActor.run { explorationFigures(seeds: seeds) }
     }
+    if runs(.ownership) { report.ownership = await ownershipFigures(plan) }
 
     let markdown = report.markdown()
     print(markdown)

@@ -1,6 +1,8 @@
 // Section 7: schedule exploration. How fast the explorer runs schedules, how many distinct
-// schedules each scenario has, and how soon each strategy finds each flawed model.
+// schedules each scenario has, how soon each strategy finds each flawed model, and the same
+// for the catalog of classic concurrency bugs, with the order of ready jobs a choice.
 
+import ConcurrencyBugCatalog
 import ExplorationScenarios
 import IssueReporting
 import NumberFactCore
@@ -24,10 +26,33 @@ struct FlawRow: Sendable {
   let pct: [Int]
 }
 
+/// One catalog entry: its fixed twin's bounded space, and how soon each strategy finds the
+/// bug.
+struct CatalogRow: Sendable {
+  let name: String
+  /// Distinct schedules of the fixed twin within the default bound, and how long they took.
+  let twinSchedules: Int
+  let twinSeconds: Double
+  /// Whether the bound left orders of the twin's jobs out.
+  let twinBoundLeftOut: Bool
+  /// The exhaustive search's first failing schedule on the bug.
+  let exhaustive: Int?
+  /// How many departures from enqueue order the reduced failure needs.
+  let deviations: Int?
+  /// PCT: schedules until the first failure, one per seed (`nil`: none within 100).
+  let pct: [Int?]
+}
+
 struct ExplorationFigures: Sendable {
   let spaces: [SpaceRow]
   let flaws: [FlawRow]
+  let catalog: [CatalogRow]
   let seeds: Int
+  /// Schedules per second over the catalog's fixed twins.
+  var catalogSchedulesPerSecond: Double {
+    Double(catalog.map(\.twinSchedules).reduce(0, +))
+      / max(catalog.map(\.twinSeconds).reduce(0, +), 1e-9)
+  }
   /// Schedules per second over every exhaustive run of the real model.
   var schedulesPerSecond: Double {
     Double(spaces.map(\.schedules).reduce(0, +)) / max(spaces.map(\.seconds).reduce(0, +), 1e-9)
@@ -78,6 +103,27 @@ func explorationFigures(seeds: Int) -> ExplorationFigures {
       flaws.append(
         FlawRow(flaw: flaw, scenario: scenario, exhaustive: exhaustive, random: random, pct: pct))
     }
-    return ExplorationFigures(spaces: spaces, flaws: flaws, seeds: seeds)
+    var catalog: [CatalogRow] = []
+    // Nothing in the catalog sleeps or waits for another thread: a stuck schedule is stuck.
+    let outsideWait = Duration.milliseconds(20)
+    for entry in CatalogEntry.all {
+      let start = clock.now
+      let twin = explore(.exhaustive(limit: 1_000_000), outsideWait: outsideWait, entry.fixed)
+      let seconds = (clock.now - start).seconds
+      let bug = explore(.exhaustive(limit: 1_000_000), outsideWait: outsideWait, entry.bug)
+      let pct = (1...seeds).map { seed in
+        explore(.pct(seed: UInt64(seed), schedules: 100), outsideWait: outsideWait, entry.bug)
+          .failure?.scheduleNumber
+      }
+      log(
+        "7. \(entry.name): twin \(twin.schedules) schedules in \(seconds) s, bug found at "
+          + "\(bug.failure?.scheduleNumber ?? -1), PCT \(pct)")
+      catalog.append(
+        CatalogRow(
+          name: entry.name, twinSchedules: twin.schedules, twinSeconds: seconds,
+          twinBoundLeftOut: twin.boundLeftSchedulesOut, exhaustive: bug.failure?.scheduleNumber,
+          deviations: bug.failure?.deviations, pct: pct))
+    }
+    return ExplorationFigures(spaces: spaces, flaws: flaws, catalog: catalog, seeds: seeds)
   }
 }

@@ -15,6 +15,8 @@ struct Plan: Sendable {
   var explorationSeeds = 9
   /// How long the fact client waits on a silent server in section 8.
   var clientWait: Duration = .seconds(3)
+  /// Round trips of the foreign loop in section 9.
+  var ownershipTrips = 20_000
 
   static let full = Plan(
     runs: 5, iterations: 10_000, overheadTasks: 100_000, sleep: .seconds(1),
@@ -23,7 +25,7 @@ struct Plan: Sendable {
   static let quick = Plan(
     runs: 2, iterations: 200, overheadTasks: 10_000, sleep: .milliseconds(200),
     scaleSizes: [1_000, 10_000], presses: 50, idle: .seconds(1), suite: false,
-    explorationSeeds: 3, clientWait: .seconds(1))
+    explorationSeeds: 3, clientWait: .seconds(1), ownershipTrips: 2_000)
 
   var configuration: String {
     #if DEBUG
@@ -102,6 +104,7 @@ struct Report: Sendable {
   var suite: [SuiteRun] = []
   var exploration: ExplorationFigures?
   var client: ClientFigures?
+  var ownership: OwnershipFigures?
 
   /// What must hold for the run to pass: correctness, not speed.
   func problems() -> [String] {
@@ -121,6 +124,13 @@ struct Report: Sendable {
     }
     for row in scale where row.probes.contains(where: { $0.records != row.total + 100 }) {
       problems.append("recording \(row.tasks) tasks kept the wrong number of records")
+    }
+    for run in ownership?.runs ?? [] where run.onDriver > 0 {
+      problems.append("\(run.onDriver) foreign round trips ran on a scheduler's thread")
+    }
+    for row in exploration?.catalog ?? [] {
+      if row.exhaustive == nil { problems.append("the exhaustive search missed \(row.name)") }
+      if row.pct.contains(nil) { problems.append("PCT missed \(row.name) in 100 schedules") }
     }
     return problems
   }
@@ -145,6 +155,7 @@ struct Report: Sendable {
     lines += suiteSection()
     lines += explorationSection()
     lines += clientSection()
+    lines += ownershipSection()
     return lines.joined(separator: "\n") + "\n"
   }
 
@@ -361,10 +372,11 @@ struct Report: Sendable {
     guard let exploration else { return [] }
     var lines = [
       "", "## 7. Schedule exploration", "",
-      "`explore(_:)` on the feature's four scenarios (ExplorationTests): every schedule of each, "
+      "`explore(_:)` on the feature's scenarios (ExplorationTests): every schedule of each, "
         + "on the real model, then how soon each strategy finds each flawed copy. A schedule "
-        + "is one order of the person's actions, the held tasks' starts and the fact requests' "
-        + "answers or failures; jobs between those choices run in enqueue order.", "",
+        + "is one order of the person's actions, the held tasks' starts, the fact requests' "
+        + "answers or failures, and of the scenario's ready jobs wherever more than one is "
+        + "ready, with at most two departures from enqueue order (the default bound).", "",
       "| Scenario | Distinct schedules | Seconds (all of them) |", "|---|---:|---:|",
     ]
     for row in exploration.spaces {
@@ -384,7 +396,57 @@ struct Report: Sendable {
         "| \(row.flaw.rawValue) | \(row.scenario.rawValue) | "
           + "\(row.exhaustive.map(String.init) ?? "not found") | \(random) | \(pct) |")
     }
+    guard !exploration.catalog.isEmpty else { return lines }
+    lines += [
+      "", "### The catalog of classic bugs", "",
+      "`Tests/ConcurrencyBugCatalog`: each bug in plain Swift and its fixed twin. For the twin, "
+        + "every schedule within the default bound (two departures from enqueue order) and how "
+        + "long they took; for the bug, the exhaustive search's first failing schedule, how "
+        + "many departures the reduced failure needs, and PCT's schedules until the first "
+        + "failure under \(exploration.seeds) seeds (100 at most).", "",
+      "| Bug | Twin: schedules | Twin: seconds | Bug: exhaustive | Departures | Bug: PCT |",
+      "|---|---:|---:|---:|---:|---|",
+    ]
+    for row in exploration.catalog {
+      let pct = row.pct.map { $0.map(String.init) ?? "none" }.joined(separator: ", ")
+      lines.append(
+        "| \(row.name) | \(row.twinSchedules)\(row.twinBoundLeftOut ? "" : " (all)") | "
+          + "\(Summary.format(row.twinSeconds, 3)) | "
+          + "\(row.exhaustive.map(String.init) ?? "not found") | "
+          + "\(row.deviations.map(String.init) ?? "–") | \(pct) |")
+    }
+    lines += [
+      "",
+      "Schedules per second over the twins: "
+        + "**\(Summary.format(exploration.catalogSchedulesPerSecond, 0))**.",
+    ]
     return lines
+  }
+
+  private func ownershipSection() -> [String] {
+    guard let ownership else { return [] }
+    let alone50 = ownership.percentile(0.5, beside: false)
+    let alone99 = ownership.percentile(0.99, beside: false)
+    let beside50 = ownership.percentile(0.5, beside: true)
+    let beside99 = ownership.percentile(0.99, beside: true)
+    let schedulers = Summary(ownership.runs.map { Double($0.schedulers) })
+    let onDriver = ownership.runs.map(\.onDriver).reduce(0, +)
+    let difference = Summary(
+      ownership.runs.map { percentile($0.beside, 0.99) - percentile($0.alone, 0.99) })
+    return [
+      "", "## 9. Another test beside a scheduler", "",
+      "A detached loop of \(ownership.trips) round trips (a `Task.yield()`, which passes the "
+        + "runtime's enqueue hook, then a call on an actor), timed one by one: alone, then while "
+        + "the main actor runs `withSerialScheduler` back to back (a feature scenario each time) "
+        + "until the loop ends. Microseconds per round trip.", "",
+      "| | p50 | p99 |", "|---|---:|---:|",
+      "| Alone | \(alone50.formatted(1)) | \(alone99.formatted(1)) |",
+      "| Beside schedulers | \(beside50.formatted(1)) | \(beside99.formatted(1)) |",
+      "",
+      "p99 beside minus p99 alone: **\(difference.formatted(1)) µs** (goal: within 1,000 µs). "
+        + "Schedulers run meanwhile: \(schedulers.formatted(0)). Round trips that ran on a "
+        + "scheduler's thread while it drove it: **\(onDriver)** (goal: 0).",
+    ]
   }
 
   private func suiteSection() -> [String] {

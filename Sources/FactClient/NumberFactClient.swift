@@ -1,7 +1,7 @@
 import Dependencies
 import Foundation
 import IssueReporting
-import Synchronization
+import TaskProviding
 
 /// Fetches facts about numbers: a witness struct, so each implementation is a value.
 ///
@@ -224,7 +224,7 @@ private final class Fallback: Sendable {
 
   private let policy: FallbackPolicy
   private let elapsed: @Sendable () -> Duration
-  private let state = Mutex(State())
+  private let state = Locked(State())
 
   init(policy: FallbackPolicy, clock: some Clock<Duration>) {
     self.policy = policy

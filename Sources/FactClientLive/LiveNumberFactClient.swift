@@ -5,7 +5,7 @@ import Foundation
 import NIOCore
 import NIOPosix
 import NIOSSL
-import Synchronization
+import TaskProviding
 
 extension NumberFactClient {
   /// numbersapi.com, which serves plain HTTP only.
@@ -280,7 +280,7 @@ public enum FactHTTP {
     var isShutDown = false
   }
 
-  private static let clients = Mutex(Clients())
+  private static let clients = Locked(Clients())
 
   static func client() throws -> HTTPClient {
     try clients.withLock { clients in

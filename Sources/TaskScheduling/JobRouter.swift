@@ -1,92 +1,74 @@
 import Dispatch
 import TaskProviding
 
-#if canImport(Darwin)
-  import Darwin
-#elseif canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#endif
-
 /// Sends each job of the process where it belongs while a ``JobScope`` is open: a scope's own
 /// jobs join that scope's queue, every other job goes on to the runtime's executors at once.
 ///
 /// It sits behind the runtime's two process-wide hooks (the global enqueue, and the question
 /// "which executor is the main actor's"), installed while at least one scope is open. A job
 /// is a scope's own when:
-/// - it is a task the scope has seen before (its address and its never-reused id match), so
-///   a continuation resumed from any thread (a timer, a callback) comes back;
-/// - or it is enqueued on a thread that drives the scope, while that thread runs one of the
+/// - it is enqueued on a thread that drives the scope, while that thread runs one of the
 ///   scope's jobs or starts the scope's work: a task started there, a child task, an actor's
-///   turn the scope's code asked for;
+///   turn the scope's code asked for (the thread's ``DriverContext`` says so);
+/// - or it is a task the scope has seen before (its address and its never-reused id match), so
+///   a continuation resumed from any thread (a timer, a callback) comes back;
 /// - or it is enqueued while one of the scope's tasks is running, on any thread;
 /// - or it is the turn of an actor whose earlier turn was the scope's, enqueued from a thread
 ///   with no task (a callback resuming a task that waits on that actor).
 /// Everything else is someone else's and is never held, reordered or run on a driver thread.
+/// Such a job costs a look into the thread's own storage and a shared read lock.
 final class JobRouter: Sendable {
   static let shared = JobRouter()
 
-  /// One scope's queue. Its fields change only under the router's lock.
-  final class Queue: @unchecked Sendable {
-    /// Jobs waiting to run, in enqueue order, from `head` on.
-    var jobs: [ReadyJob] = []
-    var head = 0
-    var nextSequence = 0
-    /// Whether the driver sleeps waiting for a job from another thread.
-    var isSleeping = false
-    let wake = DispatchSemaphore(value: 0)
-    /// The scope's tasks and actors' turns, to forget them when it closes.
-    var tasks: [UInt] = []
-    var actorTurns: [UInt] = []
-    var tracer: (@Sendable (JobEvent) -> Void)?
+  /// One scope's queue, with a lock of its own: the scope's driver and the threads that
+  /// enqueue its jobs meet here, and nobody else does.
+  final class Queue: Sendable {
+    struct State {
+      /// Jobs waiting to run, in enqueue order, from `head` on.
+      var jobs: [ReadyJob] = []
+      var head = 0
+      var nextSequence = 0
+      /// Whether the driver sleeps waiting for a job from another thread.
+      var isSleeping = false
+      /// Once closed, a job that was on its way here goes to the runtime instead.
+      var isClosed = false
+      var tracer: (@Sendable (JobEvent) -> Void)?
 
-    var count: Int { jobs.count - head }
+      var count: Int { jobs.count - head }
 
-    func removeJob(at index: Int) -> ReadyJob {
-      let entry = jobs[index]
-      if index == head {
-        head += 1
-        if head == jobs.count, head >= 64 {
-          // Reset now and then, not after every job: emptying an array is not free.
-          jobs.removeAll(keepingCapacity: true)
-          head = 0
+      mutating func removeJob(at index: Int) -> ReadyJob {
+        let entry = jobs[index]
+        if index == head {
+          head += 1
+          if head == jobs.count, head >= 64 {
+            // Reset now and then, not after every job: emptying an array is not free.
+            jobs.removeAll(keepingCapacity: true)
+            head = 0
+          }
+        } else {
+          jobs.remove(at: index)
         }
-      } else {
-        jobs.remove(at: index)
+        return entry
       }
-      return entry
     }
+
+    let state = Locked(State())
+    let wake = DispatchSemaphore(value: 0)
   }
 
-  /// A thread that drives scopes: what it is doing right now decides whose its enqueues are.
-  struct Driver {
-    let thread: pthread_t
-    var scopes = 0
-    /// The scopes whose jobs it is running, innermost last, with each job's lane.
-    var running: [(queue: Queue, lane: JobLane)] = []
-    /// The scopes it is starting work for, outside any job (the body, an action).
-    var adopting: [Queue] = []
-
-    var owner: Queue? { adopting.last ?? running.last?.queue }
-  }
-
-  struct State {
-    var open: [ObjectIdentifier: Queue] = [:]
+  /// Whose tasks and actor turns are whose: read for every job in the process while a scope
+  /// is open, written when a scope opens, closes or first sees one of its tasks.
+  struct Registry {
+    var open: Set<ObjectIdentifier> = []
     var taskOwners: [UInt: (id: UInt64, queue: Queue)] = [:]
     var actorTurnOwners: [UInt: Queue] = [:]
-    var drivers: [Driver] = []
+    /// What each open queue claimed, to forget it when the queue closes.
+    var claims: [ObjectIdentifier: (tasks: [UInt], actorTurns: [UInt])] = [:]
     var previousGlobal: RuntimeHooks.GlobalHook?
     var previousMain: RuntimeHooks.MainHook?
-
-    func driverIndex(_ thread: pthread_t) -> Int? {
-      drivers.firstIndex { pthread_equal($0.thread, thread) != 0 }
-    }
-
-    func isOpen(_ queue: Queue) -> Bool { open[ObjectIdentifier(queue)] != nil }
   }
 
-  private let state = Locked(State())
+  private let registry = ReadWriteLocked(Registry())
 
   /// The runtime's kind of job for an actor's turn that lives inside the actor
   /// (`JobKind::DefaultActorInline`): its address stays the actor's while the actor lives.
@@ -99,18 +81,14 @@ final class JobRouter: Sendable {
   func open(_ queue: Queue) -> Bool {
     guard RuntimeHooks.isAvailable else { return false }
     _ = RuntimeHooks.realMainExecutor
-    let thread = pthread_self()
-    let first = state.withLock { state -> Bool in
-      let first = state.open.isEmpty
-      state.open[ObjectIdentifier(queue)] = queue
-      if let index = state.driverIndex(thread) {
-        state.drivers[index].scopes += 1
-      } else {
-        state.drivers.append(Driver(thread: thread, scopes: 1))
-      }
+    _ = DriverContext.enter()
+    let first = registry.write { registry -> Bool in
+      let first = registry.open.isEmpty
+      registry.open.insert(ObjectIdentifier(queue))
+      registry.claims[ObjectIdentifier(queue)] = ([], [])
       if first {
-        state.previousGlobal = RuntimeHooks.global?.pointee
-        state.previousMain = RuntimeHooks.mainExecutor?.pointee
+        registry.previousGlobal = RuntimeHooks.global?.pointee
+        registry.previousMain = RuntimeHooks.mainExecutor?.pointee
       }
       return first
     }
@@ -129,25 +107,28 @@ final class JobRouter: Sendable {
   @discardableResult
   func close(_ queue: Queue) -> Bool {
     let hookHeld = RuntimeHooks.global.map { Self.isOurs($0.pointee) } ?? false
-    let thread = pthread_self()
-    let (leftovers, last, previous) = state.withLock {
-      state -> ([ReadyJob], Bool, (RuntimeHooks.GlobalHook?, RuntimeHooks.MainHook?)) in
-      state.open[ObjectIdentifier(queue)] = nil
-      for address in queue.tasks where state.taskOwners[address]?.queue === queue {
-        state.taskOwners[address] = nil
+    let id = ObjectIdentifier(queue)
+    let (last, previous) = registry.write {
+      registry -> (Bool, (RuntimeHooks.GlobalHook?, RuntimeHooks.MainHook?)) in
+      registry.open.remove(id)
+      let claims = registry.claims.removeValue(forKey: id) ?? ([], [])
+      for address in claims.tasks where registry.taskOwners[address]?.queue === queue {
+        registry.taskOwners[address] = nil
       }
-      for address in queue.actorTurns where state.actorTurnOwners[address] === queue {
-        state.actorTurnOwners[address] = nil
+      for address in claims.actorTurns where registry.actorTurnOwners[address] === queue {
+        registry.actorTurnOwners[address] = nil
       }
-      if let index = state.driverIndex(thread) {
-        state.drivers[index].scopes -= 1
-        if state.drivers[index].scopes == 0 { state.drivers.remove(at: index) }
-      }
-      let leftovers = Array(queue.jobs[queue.head...])
-      queue.jobs = []
-      queue.head = 0
-      return (leftovers, state.open.isEmpty, (state.previousGlobal, state.previousMain))
+      return (registry.open.isEmpty, (registry.previousGlobal, registry.previousMain))
     }
+    let leftovers = queue.state.withLock { state -> [ReadyJob] in
+      state.isClosed = true
+      defer {
+        state.jobs = []
+        state.head = 0
+      }
+      return Array(state.jobs[state.head...])
+    }
+    DriverContext.leave()
     if last {
       if let global = RuntimeHooks.global, Self.isOurs(global.pointee) {
         global.pointee = previous.0
@@ -177,20 +158,14 @@ final class JobRouter: Sendable {
 
   /// Runs `body` with every job the calling thread enqueues meanwhile counted as `queue`'s.
   func adopting<R>(_ queue: Queue, _ body: () throws -> R) rethrows -> R {
-    let thread = pthread_self()
-    state.withLock { state in
-      if let index = state.driverIndex(thread) { state.drivers[index].adopting.append(queue) }
-    }
-    defer {
-      state.withLock { state in
-        if let index = state.driverIndex(thread) { state.drivers[index].adopting.removeLast() }
-      }
-    }
+    let context = DriverContext.current
+    context?.adopting.append(queue)
+    defer { context?.adopting.removeLast() }
     return try body()
   }
 
   func setTracer(_ queue: Queue, _ tracer: (@Sendable (JobEvent) -> Void)?) {
-    state.withLock { _ in queue.tracer = tracer }
+    queue.state.withLock { $0.tracer = tracer }
   }
 
   // MARK: Routing
@@ -210,42 +185,38 @@ final class JobRouter: Sendable {
     let identity = RuntimeHooks.taskIdentity(pointer)
     let current = RuntimeHooks.currentTask().flatMap(RuntimeHooks.taskIdentity)
     let isActorTurn = identity == nil && RuntimeHooks.jobKind(pointer) == Self.actorTurnKind
-    let thread = pthread_self()
-    let routed = state.withLock {
-      state -> (Queue, ReadyJob, wake: Bool, tracer: (@Sendable (JobEvent) -> Void)?)? in
-      guard !state.open.isEmpty else { return nil }
-      var owner: Queue?
-      if let identity, let known = state.taskOwners[address], known.id == identity.id {
-        owner = known.queue
+    // Who owns it, and whether the registry must learn that this task or actor turn is its.
+    let found = registry.read { registry -> (queue: Queue, claim: Bool)? in
+      guard !registry.open.isEmpty else { return nil }
+      if let identity, let known = registry.taskOwners[address], known.id == identity.id {
+        return (known.queue, false)
       }
-      if owner == nil, let index = state.driverIndex(thread) {
-        owner = state.drivers[index].owner
-
-      }
-      if owner == nil, let current, let known = state.taskOwners[current.address],
+      var owner = DriverContext.current?.owner
+      if owner == nil, let current, let known = registry.taskOwners[current.address],
         known.id == current.id
       {
         owner = known.queue
       }
       if owner == nil, isActorTurn, current == nil {
-        owner = state.actorTurnOwners[address]
+        owner = registry.actorTurnOwners[address]
       }
-      guard let queue = owner, state.isOpen(queue) else { return nil }
-      if let identity, state.taskOwners[address]?.id != identity.id {
-        state.taskOwners[address] = (identity.id, queue)
-        queue.tasks.append(address)
-      }
-      if isActorTurn, state.actorTurnOwners[address] !== queue {
-        state.actorTurnOwners[address] = queue
-        queue.actorTurns.append(address)
-      }
-      let entry = ReadyJob(sequence: queue.nextSequence, lane: lane, task: identity, job: job)
-      queue.nextSequence += 1
-      queue.jobs.append(entry)
-      defer { queue.isSleeping = false }
-      return (queue, entry, queue.isSleeping, queue.tracer)
+      guard let owner, registry.open.contains(ObjectIdentifier(owner)) else { return nil }
+      let known =
+        isActorTurn ? registry.actorTurnOwners[address] === owner : identity == nil
+      return (owner, !known)
     }
-    guard let (queue, entry, wake, tracer) = routed else { return .foreign }
+    guard let (queue, claim) = found else { return .foreign }
+    if claim { self.claim(address, identity: identity, isActorTurn: isActorTurn, for: queue) }
+    let queued = queue.state.withLock {
+      state -> (entry: ReadyJob, wake: Bool, tracer: (@Sendable (JobEvent) -> Void)?)? in
+      guard !state.isClosed else { return nil }
+      let entry = ReadyJob(sequence: state.nextSequence, lane: lane, task: identity, job: job)
+      state.nextSequence += 1
+      state.jobs.append(entry)
+      defer { state.isSleeping = false }
+      return (entry, state.isSleeping, state.tracer)
+    }
+    guard let (entry, wake, tracer) = queued else { return .foreign }
     if wake { queue.wake.signal() }
     if let tracer {
       tracer(
@@ -254,6 +225,24 @@ final class JobRouter: Sendable {
           enqueuerName: current == nil ? nil : RuntimeHooks.currentTaskName()))
     }
     return .queued
+  }
+
+  /// Records that the task or actor turn at `address` is `queue`'s from now on.
+  private func claim(
+    _ address: UInt, identity: TaskIdentity?, isActorTurn: Bool, for queue: Queue
+  ) {
+    let id = ObjectIdentifier(queue)
+    registry.write { registry in
+      guard registry.open.contains(id) else { return }
+      if let identity, registry.taskOwners[address]?.id != identity.id {
+        registry.taskOwners[address] = (identity.id, queue)
+        registry.claims[id]?.tasks.append(address)
+      }
+      if isActorTurn, registry.actorTurnOwners[address] !== queue {
+        registry.actorTurnOwners[address] = queue
+        registry.claims[id]?.actorTurns.append(address)
+      }
+    }
   }
 
   /// Hands a job that is nobody's (or whose scope has closed) to the runtime.
@@ -270,12 +259,12 @@ final class JobRouter: Sendable {
   /// The jobs of `queue` that may run next, in enqueue order: the oldest main-actor job (the
   /// main actor runs its jobs in order) and every job for the pool.
   func runnable(_ queue: Queue) -> [ReadyJob] {
-    state.withLock { _ in
+    queue.state.withLock { state in
       var runnable: [ReadyJob] = []
       var sawMain = false
-      var index = queue.head
-      while index < queue.jobs.count {
-        let entry = queue.jobs[index]
+      var index = state.head
+      while index < state.jobs.count {
+        let entry = state.jobs[index]
         if entry.lane == .pool || !sawMain {
           if entry.lane == .mainActor { sawMain = true }
           runnable.append(entry)
@@ -288,7 +277,7 @@ final class JobRouter: Sendable {
 
   /// How many jobs `queue` has waiting.
   func count(_ queue: Queue) -> Int {
-    state.withLock { _ in queue.count }
+    queue.state.withLock { $0.count }
   }
 
   /// Takes the job `pick` chooses from `queue` (given the queue's jobs and the index of the
@@ -298,19 +287,17 @@ final class JobRouter: Sendable {
   func runNext(
     _ queue: Queue, sleepIfEmpty: Bool, pick: (_ jobs: [ReadyJob], _ head: Int) -> Int
   ) -> Bool {
-    let thread = pthread_self()
-    let taken = state.withLock { state -> ReadyJob? in
-      guard queue.head < queue.jobs.count else {
-        if sleepIfEmpty { queue.isSleeping = true }
+    let taken = queue.state.withLock { state -> ReadyJob? in
+      guard state.head < state.jobs.count else {
+        if sleepIfEmpty { state.isSleeping = true }
         return nil
       }
-      let entry = queue.removeJob(at: pick(queue.jobs, queue.head))
-      if let index = state.driverIndex(thread) {
-        state.drivers[index].running.append((queue, entry.lane))
-      }
-      return entry
+      return state.removeJob(at: pick(state.jobs, state.head))
     }
     guard let taken else { return false }
+    let context = DriverContext.current
+    context?.running.append((queue, taken.lane))
+    defer { context?.running.removeLast() }
     switch taken.lane {
     case .mainActor:
       taken.job.runSynchronously(on: ScopeMainExecutor.shared.asUnownedSerialExecutor())
@@ -321,17 +308,14 @@ final class JobRouter: Sendable {
       // scope's jobs may run first, as another thread of the pool could run it.
       taken.job.runSynchronously(on: ScopePoolExecutor.shared.asUnownedTaskExecutor())
     }
-    state.withLock { state in
-      if let index = state.driverIndex(thread) { state.drivers[index].running.removeLast() }
-    }
     return true
   }
 
   /// Marks `queue` asleep if no job waits, for `sleep` to wait on; returns whether it did.
   func sleepIfIdle(_ queue: Queue) -> Bool {
-    state.withLock { _ in
-      guard queue.count == 0 else { return false }
-      queue.isSleeping = true
+    queue.state.withLock { state in
+      guard state.count == 0 else { return false }
+      state.isSleeping = true
       return true
     }
   }
@@ -341,24 +325,20 @@ final class JobRouter: Sendable {
   func sleep(_ queue: Queue, until deadline: ContinuousClock.Instant) -> Bool {
     let remaining = ContinuousClock.now.duration(to: deadline)
     guard remaining > .zero else {
-      state.withLock { _ in queue.isSleeping = false }
+      queue.state.withLock { $0.isSleeping = false }
       return false
     }
     let (seconds, attoseconds) = remaining.components
     let nanoseconds = min(Double(seconds) * 1e9 + Double(attoseconds) / 1e9, 3.2e16)
     let woken = queue.wake.wait(timeout: .now() + .nanoseconds(Int(nanoseconds))) == .success
-    if !woken { state.withLock { _ in queue.isSleeping = false } }
+    if !woken { queue.state.withLock { $0.isSleeping = false } }
     return woken
   }
 
   /// Whether main-actor code may run on the calling thread right now: it drives a scope and
   /// is not inside one of its pool jobs.
   func isMainActorThread() -> Bool {
-    let thread = pthread_self()
-    return state.withLock { state in
-      guard let index = state.driverIndex(thread) else { return false }
-      return state.drivers[index].running.last?.lane != .pool
-    }
+    DriverContext.current?.isOnMainActor ?? false
   }
 }
 

@@ -179,9 +179,35 @@ final class ScheduleNarrator: Sendable {
     }
     var started = Set<TaskIdentity>()
     var told: [String] = []
+    // Jobs of one task in a row, with nothing between them, are one stretch of that task:
+    // told as one step, from where it resumed to where it went on. Choices are kept as they
+    // are: two actions of the same name are two steps.
+    var stretch: (task: TaskIdentity, line: String, last: String?)?
+    func endStretch() {
+      guard let current = stretch else { return }
+      if let last = current.last, !current.line.hasSuffix(last) {
+        told.append(current.line + ", then" + last)
+      } else {
+        told.append(current.line)
+      }
+      stretch = nil
+    }
+    func tell(job line: String, of task: TaskIdentity? = nil, at resumed: String? = nil) {
+      if let task, let current = stretch, current.task == task, !line.contains(" (ahead of ") {
+        stretch?.last = resumed
+        return
+      }
+      endStretch()
+      if let task {
+        stretch = (task, line, resumed)
+      } else {
+        told.append(line)
+      }
+    }
     for step in state.steps {
       switch step {
       case .choice(let label):
+        endStretch()
         told.append(label)
       case .job(let job):
         let departs = job.decided && job.sequence != job.oldest.sequence
@@ -193,11 +219,11 @@ final class ScheduleNarrator: Sendable {
           // held by the provider; a job that resumes only the toolkit's plumbing (a held
           // task's gate, a controlled call) is left out unless its order was chosen.
           if started.insert(task).inserted {
-            if state.labels[task] == nil { told.append("\(name(task)) starts" + mark) }
+            if state.labels[task] == nil { tell(job: "\(name(task)) starts" + mark) }
           } else if let resumed = place(job.parked[task]) {
-            told.append("\(name(task)) resumes" + resumed + mark)
+            tell(job: "\(name(task)) resumes" + resumed + mark, of: task, at: resumed)
           } else if departs {
-            told.append("\(name(task)) resumes" + mark)
+            tell(job: "\(name(task)) resumes" + mark)
           }
           continue
         }
@@ -205,21 +231,21 @@ final class ScheduleNarrator: Sendable {
         let ran = (state.ranInside[job.sequence] ?? []).filter { $0 != state.root }
         if ran.isEmpty {
           if departs || state.ranInside[job.sequence] == nil {
-            told.append("an actor runs its next task" + mark)
+            tell(job: "an actor runs its next task" + mark)
           }
           continue
         }
         for (position, task) in ran.enumerated() {
           let verb = started.insert(task).inserted ? "starts" : "resumes"
-          told.append(
-            "\(name(task)) \(verb)" + (place(job.parked[task]) ?? "") + " on an actor"
+          tell(
+            job:
+              "\(name(task)) \(verb)" + (place(job.parked[task]) ?? "") + " on an actor"
               + (position == 0 ? mark : ""))
         }
       }
     }
-    // The same line twice in a row says nothing new: a task that resumes where it was.
-    return told.enumerated().filter { $0.offset == 0 || told[$0.offset - 1] != $0.element }
-      .map(\.element)
+    endStretch()
+    return told
   }
 
   private static func ordinal(_ number: Int) -> String {

@@ -1,23 +1,25 @@
 import Clocks
+import ConcurrencyExtras
 import FactClient
 import Synchronization
 import Testing
 
 /// A primary client whose answers the test sets, counting how often it is asked.
 final class Primary: Sendable {
-  let outcome = Mutex<Result<String, NumberFactError>>(.failure(.timedOut(after: .seconds(5))))
+  let outcome = LockIsolated<Result<String, NumberFactError>>(
+    .failure(.timedOut(after: .seconds(5))))
   let calls = Atomic(0)
 
   var client: NumberFactClient {
     NumberFactClient { number, kind in
       self.calls.add(1, ordering: .relaxed)
-      let text = try self.outcome.withLock { try $0.get() }
+      let text = try self.outcome.withValue { try $0.get() }
       return NumberFact(number: number, kind: kind, text: text, host: "numbersapi.com")
     }
   }
 
   func set(_ outcome: Result<String, NumberFactError>) {
-    self.outcome.withLock { $0 = outcome }
+    self.outcome.withValue { $0 = outcome }
   }
 }
 
@@ -143,14 +145,14 @@ final class Primary: Sendable {
   }
 
   @Test func theDefaultBatchAsksForEachNumberInOrder() async throws {
-    let asked = Mutex<[Int]>([])
+    let asked = LockIsolated<[Int]>([])
     let client = NumberFactClient { number, kind in
-      asked.withLock { $0.append(number) }
+      asked.withValue { $0.append(number) }
       return NumberFact(number: number, kind: kind, text: "\(number)")
     }
     let facts = try await client.facts([5, 1, 5], .trivia)
     #expect(facts.map(\.text) == ["5", "1", "5"])
-    #expect(asked.withLock { $0 } == [5, 1, 5])
+    #expect(asked.withValue { $0 } == [5, 1, 5])
   }
 
   @Test(arguments: [(60, 2, 29), (1, 1, 1), (366, 12, 31), (61, 3, 1), (59, 2, 28)])

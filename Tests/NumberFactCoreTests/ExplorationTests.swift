@@ -35,7 +35,8 @@ import Testing
   }
 
   /// Random and PCT schedules on our model too, as many as the environment asks for:
-  /// NUMBERFACT_EXPLORE_SCHEDULES=100000 runs that many of each locally; CI runs 300.
+  /// NUMBERFACT_EXPLORE_SCHEDULES=100000 runs that many of each locally; CI runs 300, and 100
+  /// under ThreadSanitizer.
   @Test func ourModelHoldsUnderRandomAndPCTSchedules() async {
     let count = Self.scheduleBudget
     for scenario in ExplorationScenario.allCases {
@@ -57,7 +58,8 @@ import Testing
   }
 
   static var scheduleBudget: Int {
-    ProcessInfo.processInfo.environment["NUMBERFACT_EXPLORE_SCHEDULES"].flatMap(Int.init) ?? 300
+    ProcessInfo.processInfo.environment["NUMBERFACT_EXPLORE_SCHEDULES"].flatMap(Int.init)
+      ?? (ThreadSanitizer.isActive ? 100 : 300)
   }
 
   @Test func eachFlawIsFoundAndReplays() async {

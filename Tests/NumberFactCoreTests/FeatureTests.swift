@@ -1,7 +1,7 @@
+import ConcurrencyExtras
 import Dependencies
 import NumberFactCore
 import NumberFactTesting
-import Synchronization
 import TaskProviding
 import TaskProvidingTesting
 import Testing
@@ -165,9 +165,9 @@ import Testing
 
 /// True on the first `take()` only.
 final class LockIsolatedFlag: Sendable {
-  private let taken = Mutex(false)
+  private let taken = LockIsolated(false)
   func take() -> Bool {
-    taken.withLock { taken in
+    taken.withValue { taken in
       defer { taken = true }
       return !taken
     }

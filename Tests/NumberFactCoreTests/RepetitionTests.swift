@@ -14,7 +14,9 @@ import Testing
 /// with the suite's other long main-actor work (`MainActorTurns`), so the suite's other
 /// main-actor tests never wait long.
 @Suite(.timeLimit(.minutes(5))) struct RepetitionTests {
-  static let repetitions = 10_000
+  /// Under ThreadSanitizer, which runs everything several times slower and looks for races
+  /// rather than orders, a tenth as many.
+  static let repetitions = ThreadSanitizer.isActive ? 1_000 : 10_000
   /// Runs per turn on the main actor: a few milliseconds, so a turn never keeps the suite's
   /// other main-actor tests waiting long.
   static let chunk = 20

@@ -1,5 +1,5 @@
+import ConcurrencyExtras
 import Dependencies
-import Synchronization
 import TaskProviding
 import TaskProvidingTesting
 import Testing
@@ -8,7 +8,7 @@ import Testing
 /// that asserts right after calling it races the task.
 final class SomethingDoer: Sendable {
   private let taskProvider: any TaskProvider
-  let somethingHasBeenDone = Mutex(false)
+  let somethingHasBeenDone = LockIsolated(false)
 
   init() {
     @Dependency(\.taskProvider) var taskProvider
@@ -16,14 +16,14 @@ final class SomethingDoer: Sendable {
   }
 
   func doSomething() {
-    guard !somethingHasBeenDone.withLock({ $0 }) else { return }
+    guard !somethingHasBeenDone.value else { return }
     taskProvider.task(priority: .background) { [weak self] in
       await self?.mutateState()
     }
   }
 
   private func mutateState() async {
-    somethingHasBeenDone.withLock { $0 = true }
+    somethingHasBeenDone.setValue(true)
   }
 }
 
@@ -41,7 +41,7 @@ final class SomethingDoer: Sendable {
       }
       doer.doSomething()
       try await provider.waitForAll()
-      if !doer.somethingHasBeenDone.withLock({ $0 }) { failures += 1 }
+      if !doer.somethingHasBeenDone.value { failures += 1 }
     }
     #expect(failures == 0)
   }
@@ -56,9 +56,9 @@ final class SomethingDoer: Sendable {
         SomethingDoer()
       }
       doer.doSomething()
-      if doer.somethingHasBeenDone.withLock({ $0 }) { failures += 1 }  // held: not yet run
+      if doer.somethingHasBeenDone.value { failures += 1 }  // held: not yet run
       await provider.runAll()
-      if !doer.somethingHasBeenDone.withLock({ $0 }) { failures += 1 }
+      if !doer.somethingHasBeenDone.value { failures += 1 }
     }
     #expect(failures == 0)
   }

@@ -3,10 +3,10 @@
 // that the articles quote them exactly.
 
 import ConcurrencyBugCatalog
+import ConcurrencyExtras
 import Dependencies
 import Observation
 import SuiteSupport
-import Synchronization
 import TaskProviding
 import TaskProvidingTesting
 import Testing
@@ -67,7 +67,7 @@ final class Prefetcher: Sendable {
   // resolve it once, in `init`, into a constant.
   private let taskProvider: any TaskProvider
   private let fetch: @Sendable (String) async -> Void
-  let fetched = Mutex<Set<String>>([])
+  let fetched = LockIsolated<Set<String>>([])
 
   init(fetch: @escaping @Sendable (String) async -> Void) {
     @Dependency(\.taskProvider) var taskProvider
@@ -79,7 +79,7 @@ final class Prefetcher: Sendable {
     for key in keys {
       taskProvider.detachedTask(name: "prefetch \(key)", priority: .background) {
         await self.fetch(key)
-        _ = self.fetched.withLock { $0.insert(key) }
+        _ = self.fetched.withValue { $0.insert(key) }
       }
     }
   }
@@ -92,7 +92,7 @@ func prefetchesEveryKey() async throws {
   let prefetcher = Prefetcher(fetch: { _ in })
   prefetcher.prefetch(["a", "b", "c"])
   try await RecordingTaskProvider.current.waitForAll()
-  #expect(prefetcher.fetched.withLock { $0 } == ["a", "b", "c"])
+  #expect(prefetcher.fetched.value == ["a", "b", "c"])
   #expect(RecordingTaskProvider.current.records.allSatisfy { $0.kind == .detached })
 }
 // end sample

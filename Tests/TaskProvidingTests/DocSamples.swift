@@ -2,18 +2,18 @@
 // `// sample: NAME` and `// end sample` lines, so they are compiled and run;
 // DocSampleTests checks that the documents quote them exactly.
 
+import ConcurrencyExtras
 import Dependencies
-import Synchronization
 import TaskProviding
 import TaskProvidingTesting
 import Testing
 
 // sample: naive-doer
 final class NaiveDoer: Sendable {
-  let done = Mutex(false)
+  let done = LockIsolated(false)
 
   func doSomething() {
-    Task { self.done.withLock { $0 = true } }
+    Task { self.done.setValue(true) }
   }
 }
 
@@ -21,7 +21,7 @@ final class NaiveDoer: Sendable {
 func naiveDoerDoesSomething() {
   let doer = NaiveDoer()
   doer.doSomething()
-  #expect(doer.done.withLock { $0 })
+  #expect(doer.done.value)
 }
 // end sample
 

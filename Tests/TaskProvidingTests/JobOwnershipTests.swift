@@ -75,7 +75,7 @@ import Testing
     }
     // The loop is running before the schedulers start, and until they have all ended.
     for await _ in started.stream {}
-    for seed in UInt64(0)..<200 {
+    for seed in UInt64(0)..<100 {
       try withSerialScheduler(order: .random(seed: seed)) {
         driving.setValue(Self.thread())
         await Task.detached { await Task.yield() }.value
@@ -92,7 +92,7 @@ import Testing
     let busy = Task.detached {
       while running.value { await Task.yield() }
     }
-    let report = explore(.random(seed: 5, schedules: 300)) { exploration in
+    let report = explore(.random(seed: 5, schedules: 100)) { exploration in
       let counter = Counter()
       let tasks = (0..<2).map { _ in Task { _ = await counter.increment() } }
       for task in tasks { await task.value }
@@ -102,7 +102,7 @@ import Testing
     running.setValue(false)
     await busy.value
     #expect(report.failure == nil)
-    #expect(report.schedules == 300)
+    #expect(report.schedules == 100)
   }
 
   @Test func theSameSeedGivesTheSameScheduleWhileOtherWorkRuns() async {

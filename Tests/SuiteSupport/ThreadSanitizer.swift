@@ -1,0 +1,17 @@
+// Whether this test run is instrumented by ThreadSanitizer.
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Whether this process runs under ThreadSanitizer (`swift test --sanitize=thread`).
+///
+/// Under it, code runs several times slower and a process maps gigabytes of shadow memory, so
+/// the suite measures nothing about time or memory there, and runs its repetitions fewer times:
+/// that pass looks for data races, the plain one for everything else.
+public enum ThreadSanitizer {
+  /// Whether the ThreadSanitizer runtime is loaded.
+  public static let isActive = dlsym(dlopen(nil, RTLD_NOW), "__tsan_init") != nil
+}
