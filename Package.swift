@@ -180,7 +180,8 @@ let package = Package(
       ],
       path: "Benchmarks/numberfact-bench"
     ),
-    // What the suite's tests share that is about the suite itself: turns on the main actor.
+    // What the suite's tests share that is about the suite itself: turns on the main actor, a
+    // thread of its own for a test that computes for seconds.
     .target(name: "SuiteSupport", path: "Tests/SuiteSupport"),
     // Classic Swift concurrency bugs, each beside its fixed twin, that the explorer must find
     // (CatalogTests) and whose schedules the benchmark counts.
@@ -253,6 +254,7 @@ let package = Package(
       name: "FactClientTests",
       dependencies: [
         "FactClient",
+        "SuiteSupport",
         .product(name: "Clocks", package: "swift-clocks"),
         .product(name: "ConcurrencyExtras", package: "swift-concurrency-extras"),
         .product(name: "Dependencies", package: "swift-dependencies"),

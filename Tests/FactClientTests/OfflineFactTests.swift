@@ -1,8 +1,9 @@
+import SuiteSupport
 import Testing
 
 @testable import FactClient
 
-@Suite struct OfflineFactTests {
+@Suite(.computeThread) struct OfflineFactTests {
   static let extremes: [Int] = [
     .min, .min + 1, -1_000_000_007, -366, -44, -2, -1, 0, 1, 2, 3, 4, 7, 12, 13, 36, 42, 60,
     64, 365, 366, 367, 1_729, 2_024, 3_999, 4_000, 1_000_000_007, .max - 1, .max,
@@ -13,6 +14,12 @@ import Testing
     let random = (0..<500).map { _ in Int(truncatingIfNeeded: generator.next()) }
     let small = (0..<200).map { _ in Int(truncatingIfNeeded: generator.next() % 20_000) - 10_000 }
     return extremes + random + small
+  }
+
+  /// The suite computes for seconds, so it keeps off the pool the tests beside it need.
+  @Test func runsOnTheComputeThread() {
+    let executor = withUnsafeCurrentTask { $0?.unownedTaskExecutor }
+    #expect(executor != nil)
   }
 
   @Test(arguments: FactKind.allCases)
@@ -124,7 +131,7 @@ import Testing
   }
 }
 
-@Suite struct NumberTheoryTests {
+@Suite(.computeThread) struct NumberTheoryTests {
   /// Every property the facts claim, checked by brute force for 1 to 5,000.
   @Test func propertiesMatchBruteForce() {
     for n in UInt64(1)...5_000 {

@@ -214,10 +214,16 @@ struct EndToEndTests {
       try await app.waitForScreen(containing: "Only digits")
       try await app.send("Enter")
       try await app.waitForScreen(containing: "Count  5")
-      // 105 more facts: the history keeps the newest 100.
+      // 105 more facts: the history keeps the newest 100. Each is awaited before the next
+      // number goes in: a number entered while the last fact is still loading replaces it,
+      // and a fact never shown is not history.
       for number in 1...105 {
         try await app.send("-l", "\(number)")
         try await app.send("Enter")
+        let seen = min(number + 1, 100)
+        try await app.waitForScreen {
+          $0.contains("Count  \(number)\n") && $0.contains("\(seen) of \(seen)")
+        }
       }
       // The last fact, not only a full history: "100 of 100" shows from the 100th on.
       try await app.waitForScreen { $0.contains("Count  105") && $0.contains("100 of 100") }

@@ -1,8 +1,9 @@
 import NumberFactCore
 import NumberFactTUI
+import SuiteSupport
 import Testing
 
-@Suite struct FactViewTests {
+@Suite(.computeThread) struct FactViewTests {
   enum Screen: String, CaseIterable, CustomTestStringConvertible {
     case idle, loading, fact, longFact, wideFact, error, hostileFact, help, extremeCount
     case prompt, history

@@ -2,12 +2,13 @@ import NumberFactCore
 import NumberFactTUI
 import NumberFactTUITesting
 import NumberFactTesting
+import SuiteSupport
 import Testing
 
 /// Every screen of the app, driven by a script and compared with golden text files in
 /// `__Snapshots__/GoldenFrameTests/`. After an intended change to the layout, run with
 /// `SNAPSHOT_TESTING_RECORD=all` and review the files' diff.
-@MainActor @Suite(.timeLimit(.minutes(1))) struct GoldenFrameTests {
+@MainActor @Suite(.timeLimit(.minutes(1)), .responsiveMainActor) struct GoldenFrameTests {
   @Test func first() async throws {
     let app = AppScript(count: 42)
     try await app.frame(containing: "Press f")

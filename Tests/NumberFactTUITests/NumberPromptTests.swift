@@ -1,6 +1,7 @@
 import NumberFactCore
 import NumberFactTUITesting
 import NumberFactTesting
+import SuiteSupport
 import Testing
 
 @testable import NumberFactTUI
@@ -66,7 +67,7 @@ import Testing
 }
 
 /// The new keys through the real render loop on a virtual terminal.
-@MainActor @Suite(.timeLimit(.minutes(1))) struct NewKeyTests {
+@MainActor @Suite(.timeLimit(.minutes(1)), .responsiveMainActor) struct NewKeyTests {
   @Test func typingANumberAndEnterFetchesItsFact() async throws {
     let app = LoopHarness()
     app.terminal.type("1729")

@@ -4,6 +4,7 @@ import Glibc
 import NumberFactCore
 import NumberFactTUITesting
 import NumberFactTesting
+import SuiteSupport
 import TaskProviding
 import TaskProvidingTesting
 import Testing
@@ -26,7 +27,7 @@ func makeFeature(
   }
 }
 
-@MainActor @Suite(.timeLimit(.minutes(1))) struct RenderLoopTests {
+@MainActor @Suite(.timeLimit(.minutes(1)), .responsiveMainActor) struct RenderLoopTests {
   @Test func firstFrameShowsTheCountAndTheHints() async throws {
     let app = LoopHarness(count: 41)
     let frame = try await app.frame(containing: "Count  41")

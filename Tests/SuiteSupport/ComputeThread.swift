@@ -1,0 +1,80 @@
+import Testing
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// A task executor with one thread of its own, which the suite's tests that compute for
+/// seconds share.
+///
+/// Swift Testing runs tests on the cooperative pool, which has one thread per core: two here.
+/// Two tests that compute for seconds there (ten times longer under ThreadSanitizer) leave no
+/// thread for the tests beside them, whose failure bounds then pass while their tasks wait
+/// for a thread. On this thread they take turns, so together they take at most one core, and
+/// the system's scheduler shares it with the pool.
+final class ComputeThread: TaskExecutor, @unchecked Sendable {
+  /// The one thread, started on first use and kept for the run.
+  static let shared = ComputeThread()
+
+  // Guarded by `mutex`; a pthread mutex so that ThreadSanitizer sees the lock.
+  private var jobs: [UnownedJob] = []
+  private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+  private let condition = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
+
+  private init() {
+    pthread_mutex_init(mutex, nil)
+    pthread_cond_init(condition, nil)
+    let unmanaged = Unmanaged.passRetained(self)
+    var thread = pthread_t()
+    let created = pthread_create(
+      &thread, nil,
+      { argument in
+        Unmanaged<ComputeThread>.fromOpaque(argument!).takeRetainedValue().runJobs()
+      }, unmanaged.toOpaque())
+    precondition(created == 0, "could not start a thread: \(created)")
+    pthread_detach(thread)
+  }
+
+  func enqueue(_ job: consuming ExecutorJob) {
+    let job = UnownedJob(job)
+    pthread_mutex_lock(mutex)
+    jobs.append(job)
+    pthread_cond_signal(condition)
+    pthread_mutex_unlock(mutex)
+  }
+
+  private func runJobs() -> Never {
+    while true {
+      pthread_mutex_lock(mutex)
+      while jobs.isEmpty { pthread_cond_wait(condition, mutex) }
+      let job = jobs.removeFirst()
+      pthread_mutex_unlock(mutex)
+      job.runSynchronously(on: asUnownedTaskExecutor())
+    }
+  }
+}
+
+/// Runs each test on ``ComputeThread`` instead of the cooperative pool: for tests that compute
+/// for seconds, so that they never hold a pool thread the tests beside them wait for.
+public struct ComputeThreadTrait: TestTrait, SuiteTrait, TestScoping {
+  /// Applied to a suite, it covers each test in it.
+  public var isRecursive: Bool { true }
+
+  public func scopeProvider(for test: Test, testCase: Test.Case?) -> Self? {
+    test.isSuite || testCase == nil ? nil : self
+  }
+
+  public func provideScope(
+    for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
+  ) async throws {
+    try await withTaskExecutorPreference(ComputeThread.shared) { try await function() }
+  }
+}
+
+extension Trait where Self == ComputeThreadTrait {
+  /// Each test runs on the thread set aside for long computations, leaving the cooperative
+  /// pool to the others.
+  public static var computeThread: Self { Self() }
+}
