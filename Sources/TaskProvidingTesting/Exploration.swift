@@ -81,7 +81,7 @@ public final class Exploration {
 /// ```
 ///
 /// The explorer owns the scenario's jobs and nothing else (as
-/// ``withSerialScheduler(order:timeout:fileID:filePath:line:column:_:)`` does): tasks the
+/// ``/TaskScheduling/withSerialScheduler(order:timeout:fileID:filePath:line:column:_:)`` does): tasks the
 /// scenario starts, with `Task { }` or through the provider, their child tasks, their actor
 /// turns and main-actor hops, and their continuations resumed from any thread. Other tests'
 /// work runs as usual beside it, so exploring tests need no `.serialized` suite, and the same

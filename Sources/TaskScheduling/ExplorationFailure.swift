@@ -29,6 +29,7 @@ public struct ExplorationFailure: Error, Sendable, CustomStringConvertible {
     self.deviations = deviations
   }
 
+  /// The failure as a report: the reason, the steps, the replay string.
   public var description: String {
     let numbered = steps.enumerated().map { "  \($0.offset + 1). \($0.element)" }
     let departures =

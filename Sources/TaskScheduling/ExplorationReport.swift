@@ -27,6 +27,7 @@ public struct ExplorationReport: Sendable, CustomStringConvertible {
     self.failure = failure
   }
 
+  /// The report as a person reads it: the failure, or how much was covered.
   public var description: String {
     if let failure { return failure.description }
     var coverage = ""

@@ -1,4 +1,4 @@
-/// How ``explore(_:replay:outsideWait:fileID:filePath:line:column:_:)`` makes each choice of a
+/// How `explore` (in TaskProvidingTesting) makes each choice of a
 /// schedule: which of the scenario's ready jobs runs next, which held task starts next,
 /// which open call completes next and how, when the person's next action comes, and when the
 /// exploration's clock moves.
@@ -19,6 +19,7 @@ public enum ExplorationStrategy: Sendable, Hashable, CustomStringConvertible {
   /// number of choices.
   case pct(seed: UInt64 = 0, schedules: Int = 1_000, depth: Int = 3)
 
+  /// The strategy and its parameters, in words.
   public var description: String {
     switch self {
     case .exhaustive(let limit, let deviations):

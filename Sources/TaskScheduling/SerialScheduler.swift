@@ -134,24 +134,3 @@ final class Outcome<R: Sendable>: Sendable {
   var result: Result<R, any Error>? { state.withLock { $0 } }
   @Sendable func hasEnded() -> Bool { ended.load(ordering: .acquiring) }
 }
-
-/// Thrown by ``withSerialScheduler(order:timeout:fileID:filePath:line:column:_:)`` when its
-/// body did not end in time.
-public struct SerialSchedulerTimeoutError: Error, CustomStringConvertible {
-  /// How long the body was given.
-  public let timeout: Duration
-  /// How many jobs ran before the scheduler gave up.
-  public let jobsRun: Int
-
-  public var description: String {
-    "The scheduled body did not end within \(timeout); \(jobsRun) jobs ran."
-  }
-}
-
-/// Thrown by ``withSerialScheduler(order:timeout:fileID:filePath:line:column:_:)`` when the
-/// concurrency runtime does not export the hooks it works through.
-public struct SerialSchedulerUnavailableError: Error, CustomStringConvertible {
-  public var description: String {
-    "This concurrency runtime does not export the enqueue hooks the serial scheduler needs."
-  }
-}
