@@ -253,14 +253,17 @@ extension ControlledFunction {
     private var completions: [TestScope.CallCompletion] {
       guard let answers else { return [] }
       let input = input
+      let (name, index) = (name, index)
       var completions = [
         TestScope.CallCompletion(
-          label: "answer \(description)", apply: { [weak self] in self?.answer(answers(input)) })
+          describe: { "answer \(Self.describe(name, index, input))" },
+          apply: { [weak self] in self?.answer(answers(input)) })
       ]
       for error in failures {
         completions.append(
           TestScope.CallCompletion(
-            label: "fail \(description) with \(error)", apply: { [weak self] in self?.fail(error) })
+            describe: { "fail \(Self.describe(name, index, input)) with \(error)" },
+            apply: { [weak self] in self?.fail(error) })
         )
       }
       return completions
@@ -287,7 +290,11 @@ extension ControlledFunction {
     }
 
     /// For example `upload #2: a.txt`.
-    public var description: String { "\(name) #\(index): \(input)" }
+    public var description: String { Self.describe(name, index, input) }
+
+    private static func describe(_ name: String, _ index: Int, _ input: Input) -> String {
+      "\(name) #\(index): \(input)"
+    }
 
     func start(_ continuation: CheckedContinuation<Output, any Error>) {
       let timeout = answerTimeout

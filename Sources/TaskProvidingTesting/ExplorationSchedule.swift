@@ -78,11 +78,11 @@ enum ExplorationSchedule {
     }
     let held = provider.heldRecords
     for record in held {
-      let name = record.name.map { " '\($0)'" } ?? ""
       choices.append(
         ScheduleChoice(
           kind: .start, key: "held \(record.index)",
-          label: "start task #\(record.index)\(name) (\(record.location))",
+          label: "start task #\(record.index)\(record.name.map { " '\($0)'" } ?? "") "
+            + "(\(record.location))",
           apply: { provider.start(record) }))
     }
     for call in scope.open {
@@ -97,11 +97,11 @@ enum ExplorationSchedule {
     // before any sleep ends. An answer or the next action may come before or after it.
     if held.isEmpty, let wake = exploration.clock.nextWake {
       let clock = exploration.clock
-      let sleeps = wake.sleepers == 1 ? "1 sleep" : "\(wake.sleepers) sleeps"
       choices.append(
         ScheduleChoice(
           kind: .time, key: "clock",
-          label: "advance the clock to \(wake.deadline), ending \(sleeps)",
+          label: "advance the clock to \(wake.deadline), ending "
+            + (wake.sleepers == 1 ? "1 sleep" : "\(wake.sleepers) sleeps"),
           apply: { clock.advance(to: wake.deadline) }))
     }
     return choices

@@ -32,8 +32,10 @@ final class TestScope: Sendable {
 
   /// One way to complete an open call, and how a person reads it ("answer lookup #0: 1").
   struct CallCompletion: Sendable {
-    let label: String
+    /// Formatted only when a schedule is told.
+    let describe: @Sendable () -> String
     let apply: @Sendable () -> Void
+    var label: String { describe() }
   }
 
   init(provider: any TaskProvider) {

@@ -61,19 +61,24 @@ package struct ScheduleChoice {
   package let kind: Kind
   /// What the option belongs to, the same in every run ("task 3", "call 0", "clock"): PCT
   /// gives each its own priority.
-  package let key: String
+  package var key: String { makeKey() }
   /// How a schedule's steps name it.
-  package let label: String
+  package var label: String { makeLabel() }
   /// Takes the option.
   package let apply: @MainActor () -> Void
+  // Built only when asked: most schedules are never told and most strategies need no key,
+  // and formatting every option of every step was a tenth of an exploration's time.
+  private let makeKey: () -> String
+  private let makeLabel: () -> String
 
   /// An option.
   package init(
-    kind: Kind, key: String, label: String, apply: @escaping @MainActor () -> Void
+    kind: Kind, key: @escaping @autoclosure () -> String,
+    label: @escaping @autoclosure () -> String, apply: @escaping @MainActor () -> Void
   ) {
     self.kind = kind
-    self.key = key
-    self.label = label
+    self.makeKey = key
+    self.makeLabel = label
     self.apply = apply
   }
 }
