@@ -1,6 +1,12 @@
 // swift-tools-version: 6.1
 import PackageDescription
 
+/// A product only the app, its clients, the benchmark and their tests use: with the `App`
+/// trait off, SwiftPM fetches none of the packages named this way.
+func app(_ name: String, _ package: String) -> Target.Dependency {
+  .product(name: name, package: package, condition: .when(traits: ["App"]))
+}
+
 let package = Package(
   name: "numberfact",
   // The floor of `Synchronization.Mutex`, which the toolkit's testing module is built on;
@@ -24,7 +30,13 @@ let package = Package(
         `@Dependency(\\.taskProvider)` and test traits that install their provider there. \
         Without it the toolkit builds without swift-dependencies.
         """),
-    .default(enabledTraits: ["SwiftDependencies"]),
+    .trait(
+      name: "App",
+      description: """
+        The app, its fact clients and their tests, with every package they need. An adopter \
+        of the toolkit leaves it off and fetches none of them.
+        """),
+    .default(enabledTraits: ["SwiftDependencies", "App"]),
   ],
   dependencies: [
     // `Clocks` only: the default traits also pull in combine-schedulers.
@@ -85,8 +97,8 @@ let package = Package(
       dependencies: [
         // Its lock only: `Locked`, which ThreadSanitizer sees.
         "TaskProviding",
-        .product(name: "Dependencies", package: "swift-dependencies"),
-        .product(name: "IssueReporting", package: "xctest-dynamic-overlay"),
+        app("Dependencies", "swift-dependencies"),
+        app("IssueReporting", "xctest-dynamic-overlay"),
       ]
     ),
     // The client over HTTP, on AsyncHTTPClient: only the app, the benchmark and their tests.
@@ -95,11 +107,11 @@ let package = Package(
       dependencies: [
         "FactClient",
         "TaskProviding",
-        .product(name: "AsyncHTTPClient", package: "async-http-client"),
-        .product(name: "Dependencies", package: "swift-dependencies"),
-        .product(name: "NIOCore", package: "swift-nio"),
-        .product(name: "NIOPosix", package: "swift-nio"),
-        .product(name: "NIOSSL", package: "swift-nio-ssl"),
+        app("AsyncHTTPClient", "async-http-client"),
+        app("Dependencies", "swift-dependencies"),
+        app("NIOCore", "swift-nio"),
+        app("NIOPosix", "swift-nio"),
+        app("NIOSSL", "swift-nio-ssl"),
       ]
     ),
     .target(
@@ -107,8 +119,8 @@ let package = Package(
       dependencies: [
         "FactClient",
         "TaskProviding",
-        .product(name: "Dependencies", package: "swift-dependencies"),
-        .product(name: "IssueReporting", package: "xctest-dynamic-overlay"),
+        app("Dependencies", "swift-dependencies"),
+        app("IssueReporting", "xctest-dynamic-overlay"),
       ]
     ),
     .target(
@@ -116,8 +128,8 @@ let package = Package(
       dependencies: [
         "NumberFactCore",
         "TaskProvidingTesting",
-        .product(name: "IssueReporting", package: "xctest-dynamic-overlay"),
-        .product(name: "IssueReportingTestSupport", package: "xctest-dynamic-overlay"),
+        app("IssueReporting", "xctest-dynamic-overlay"),
+        app("IssueReportingTestSupport", "xctest-dynamic-overlay"),
       ]
     ),
     .systemLibrary(
@@ -144,9 +156,9 @@ let package = Package(
         "NumberFactTUI",
         "TaskProviding",
         "TaskProvidingTesting",
-        .product(name: "Clocks", package: "swift-clocks"),
-        .product(name: "Dependencies", package: "swift-dependencies"),
-        .product(name: "SnapshotTesting", package: "swift-snapshot-testing"),
+        app("Clocks", "swift-clocks"),
+        app("Dependencies", "swift-dependencies"),
+        app("SnapshotTesting", "swift-snapshot-testing"),
       ]
     ),
     .executableTarget(
@@ -156,8 +168,8 @@ let package = Package(
         "NumberFactCore",
         "NumberFactTUI",
         "TaskProviding",
-        .product(name: "ArgumentParser", package: "swift-argument-parser"),
-        .product(name: "Dependencies", package: "swift-dependencies"),
+        app("ArgumentParser", "swift-argument-parser"),
+        app("Dependencies", "swift-dependencies"),
       ]
     ),
     // Benchmarks: `swift run -c release numberfact-bench`. Not a product and not a test.
@@ -169,14 +181,14 @@ let package = Package(
         "ExplorationScenarios",
         "FactClient",
         "FactClientLive",
-        .product(name: "IssueReporting", package: "xctest-dynamic-overlay"),
+        app("IssueReporting", "xctest-dynamic-overlay"),
         "NumberFactCore",
         "NumberFactTesting",
         "TaskProviding",
         "TaskProvidingTesting",
-        .product(name: "ArgumentParser", package: "swift-argument-parser"),
-        .product(name: "ConcurrencyExtras", package: "swift-concurrency-extras"),
-        .product(name: "Dependencies", package: "swift-dependencies"),
+        app("ArgumentParser", "swift-argument-parser"),
+        app("ConcurrencyExtras", "swift-concurrency-extras"),
+        app("Dependencies", "swift-dependencies"),
       ],
       path: "Benchmarks/numberfact-bench"
     ),
@@ -197,14 +209,14 @@ let package = Package(
         "SuiteSupport",
         "TaskProviding",
         "TaskProvidingTesting",
-        .product(name: "ConcurrencyExtras", package: "swift-concurrency-extras"),
-        .product(name: "Dependencies", package: "swift-dependencies"),
-        .product(name: "IssueReportingTestSupport", package: "xctest-dynamic-overlay"),
+        app("ConcurrencyExtras", "swift-concurrency-extras"),
+        app("Dependencies", "swift-dependencies"),
+        app("IssueReportingTestSupport", "xctest-dynamic-overlay"),
       ]
     ),
     .target(
       name: "FactServerSupport",
-      dependencies: [.product(name: "FlyingFox", package: "FlyingFox")],
+      dependencies: [app("FlyingFox", "FlyingFox")],
       path: "Tests/FactServerSupport"
     ),
     .testTarget(
@@ -218,10 +230,10 @@ let package = Package(
         "TaskProviding",
         "TaskProvidingTesting",
         "FactServerSupport",
-        .product(name: "Clocks", package: "swift-clocks"),
-        .product(name: "Dependencies", package: "swift-dependencies"),
-        .product(name: "IssueReportingTestSupport", package: "xctest-dynamic-overlay"),
-        .product(name: "SnapshotTesting", package: "swift-snapshot-testing"),
+        app("Clocks", "swift-clocks"),
+        app("Dependencies", "swift-dependencies"),
+        app("IssueReportingTestSupport", "xctest-dynamic-overlay"),
+        app("SnapshotTesting", "swift-snapshot-testing"),
       ],
       exclude: ["__Snapshots__"]
     ),
@@ -234,7 +246,7 @@ let package = Package(
         "NumberFactTesting",
         "TaskProviding",
         "TaskProvidingTesting",
-        .product(name: "Dependencies", package: "swift-dependencies"),
+        app("Dependencies", "swift-dependencies"),
       ],
       path: "Tests/FeatureScenarios"
     ),
@@ -255,10 +267,10 @@ let package = Package(
       dependencies: [
         "FactClient",
         "SuiteSupport",
-        .product(name: "Clocks", package: "swift-clocks"),
-        .product(name: "ConcurrencyExtras", package: "swift-concurrency-extras"),
-        .product(name: "Dependencies", package: "swift-dependencies"),
-        .product(name: "IssueReportingTestSupport", package: "xctest-dynamic-overlay"),
+        app("Clocks", "swift-clocks"),
+        app("ConcurrencyExtras", "swift-concurrency-extras"),
+        app("Dependencies", "swift-dependencies"),
+        app("IssueReportingTestSupport", "xctest-dynamic-overlay"),
       ]
     ),
     .testTarget(
@@ -267,7 +279,7 @@ let package = Package(
         "FactClient",
         "FactClientLive",
         "FactServerSupport",
-        .product(name: "FlyingFox", package: "FlyingFox"),
+        app("FlyingFox", "FlyingFox"),
       ]
     ),
     .testTarget(
@@ -281,11 +293,11 @@ let package = Package(
         "NumberFactTesting",
         "TaskProviding",
         "TaskProvidingTesting",
-        .product(name: "ConcurrencyExtras", package: "swift-concurrency-extras"),
-        .product(name: "CustomDump", package: "swift-custom-dump"),
-        .product(name: "Dependencies", package: "swift-dependencies"),
-        .product(name: "FlyingFox", package: "FlyingFox"),
-        .product(name: "IssueReportingTestSupport", package: "xctest-dynamic-overlay"),
+        app("ConcurrencyExtras", "swift-concurrency-extras"),
+        app("CustomDump", "swift-custom-dump"),
+        app("Dependencies", "swift-dependencies"),
+        app("FlyingFox", "FlyingFox"),
+        app("IssueReportingTestSupport", "xctest-dynamic-overlay"),
       ]
     ),
   ],
