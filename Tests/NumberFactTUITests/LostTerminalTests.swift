@@ -28,6 +28,18 @@ private struct PseudoTerminal {
     var size = winsize(ws_row: 24, ws_col: 80, ws_xpixel: 0, ws_ypixel: 0)
     _ = ioctl(slave, UInt(TIOCSWINSZ), &size)
   }
+
+  /// Closes the master side and returns once the slave side reports the hang-up.
+  ///
+  /// The kernel hangs the slave up when the master's last reference goes, and a process
+  /// another test forks at that moment holds a copy until it execs: the hang-up can come a
+  /// little after `close` returns.
+  func hangUp() {
+    Glibc.close(master)
+    // No events asked for: poll returns only on a hang-up or an error.
+    var poller = pollfd(fd: slave, events: 0, revents: 0)
+    while poll(&poller, 1, 10_000) < 0, errno == EINTR {}  // failure bound
+  }
 }
 
 /// The terminal going away under the app: its window closed, its connection dropped. The
@@ -64,7 +76,7 @@ private struct PseudoTerminal {
     let terminal = try NcursesTerminal.open(
       input: input.slave, output: output.slave, terminalName: "xterm-256color", colors: false)
     defer { terminal.close() }
-    Glibc.close(output.master)
+    output.hangUp()
     // The input is still there; only drawing can notice that the output is gone.
     terminal.draw(Frame(size: TerminalSize(rows: 24, columns: 80), rows: [Row([Span("Count  2")])]))
     try await eventsEnd(terminal)
