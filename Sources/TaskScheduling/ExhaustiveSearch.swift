@@ -18,13 +18,6 @@ struct ExhaustiveSearch {
     }
   }
 
-  /// Where a round stands.
-  struct Round {
-    let departures: Int
-    var prefix: [Int] = []
-    var isOver = false
-  }
-
   /// The prefix of the schedule after `run` in this round, or `nil` when the round is over;
   /// `leftOut` becomes true if the bound kept an option from being taken.
   static func next(
