@@ -84,9 +84,9 @@ public final class ControlledNumberFactClient: Sendable {
   ///
   /// When it returns, the caller is suspended inside the client, waiting for the answer.
   ///
-  /// - Parameter timeout: Bounds a failure only; a request that arrives returns at once.
-  /// - Throws: ``NoRequestError`` when no request arrives within `timeout`, after reporting
-  ///   it at the caller's line.
+  /// - `timeout`: Bounds a failure only; a request that arrives returns at once.
+  /// - Throws: ``NoRequestError`` naming this call's line when no request arrives within
+  ///   `timeout`.
   public func nextRequest(
     timeout: Duration = .seconds(5),
     fileID: StaticString = #fileID,

@@ -5,72 +5,40 @@ public struct LiveTaskProvider: TaskProvider {
   public init() {}
 
   @discardableResult
-  public func task<Success: Sendable>(
-    name: String?,
-    priority: TaskPriority?,
-    location: TaskSourceLocation,
+  public func spawn<Success: Sendable>(
+    _ spawn: TaskSpawn,
     isolation: isolated (any Actor)?,
-    @_inheritActorContext @_implicitSelfCapture operation:
-      sending @escaping @isolated(any) () async -> Success
+    @_inheritActorContext operation: sending @escaping @isolated(any) () async -> Success
   ) -> Task<Success, Never> {
-    Task(name: name, priority: priority, operation: operation)
+    switch spawn.kind {
+    case .task:
+      return Task(name: spawn.name, priority: spawn.priority, operation: operation)
+    case .detached:
+      return Task.detached(name: spawn.name, priority: spawn.priority, operation: operation)
+    case .immediate:
+      if #available(macOS 26.0, iOS 26.0, watchOS 26.0, tvOS 26.0, visionOS 26.0, *) {
+        return Task.immediate(name: spawn.name, priority: spawn.priority, operation: operation)
+      }
+      return Task(name: spawn.name, priority: spawn.priority, operation: operation)
+    }
   }
 
   @discardableResult
-  public func task<Success: Sendable>(
-    name: String?,
-    priority: TaskPriority?,
-    location: TaskSourceLocation,
+  public func spawn<Success: Sendable>(
+    _ spawn: TaskSpawn,
     isolation: isolated (any Actor)?,
-    @_inheritActorContext @_implicitSelfCapture operation:
-      sending @escaping @isolated(any) () async throws -> Success
+    @_inheritActorContext operation: sending @escaping @isolated(any) () async throws -> Success
   ) -> Task<Success, any Error> {
-    Task(name: name, priority: priority, operation: operation)
-  }
-
-  @discardableResult
-  public func detachedTask<Success: Sendable>(
-    name: String?,
-    priority: TaskPriority?,
-    location: TaskSourceLocation,
-    operation: sending @escaping @isolated(any) () async -> Success
-  ) -> Task<Success, Never> {
-    Task.detached(name: name, priority: priority, operation: operation)
-  }
-
-  @discardableResult
-  public func detachedTask<Success: Sendable>(
-    name: String?,
-    priority: TaskPriority?,
-    location: TaskSourceLocation,
-    operation: sending @escaping @isolated(any) () async throws -> Success
-  ) -> Task<Success, any Error> {
-    Task.detached(name: name, priority: priority, operation: operation)
-  }
-
-  @available(macOS 26.0, iOS 26.0, watchOS 26.0, tvOS 26.0, visionOS 26.0, *)
-  @discardableResult
-  public func immediateTask<Success: Sendable>(
-    name: String?,
-    priority: TaskPriority?,
-    location: TaskSourceLocation,
-    isolation: isolated (any Actor)?,
-    @_inheritActorContext(always) @_implicitSelfCapture operation:
-      sending @escaping @isolated(any) () async -> Success
-  ) -> Task<Success, Never> {
-    Task.immediate(name: name, priority: priority, operation: operation)
-  }
-
-  @available(macOS 26.0, iOS 26.0, watchOS 26.0, tvOS 26.0, visionOS 26.0, *)
-  @discardableResult
-  public func immediateTask<Success: Sendable>(
-    name: String?,
-    priority: TaskPriority?,
-    location: TaskSourceLocation,
-    isolation: isolated (any Actor)?,
-    @_inheritActorContext(always) @_implicitSelfCapture operation:
-      sending @escaping @isolated(any) () async throws -> Success
-  ) -> Task<Success, any Error> {
-    Task.immediate(name: name, priority: priority, operation: operation)
+    switch spawn.kind {
+    case .task:
+      return Task(name: spawn.name, priority: spawn.priority, operation: operation)
+    case .detached:
+      return Task.detached(name: spawn.name, priority: spawn.priority, operation: operation)
+    case .immediate:
+      if #available(macOS 26.0, iOS 26.0, watchOS 26.0, tvOS 26.0, visionOS 26.0, *) {
+        return Task.immediate(name: spawn.name, priority: spawn.priority, operation: operation)
+      }
+      return Task(name: spawn.name, priority: spawn.priority, operation: operation)
+    }
   }
 }

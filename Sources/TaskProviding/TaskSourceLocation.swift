@@ -1,8 +1,20 @@
-/// The place in source code where a task was spawned.
+/// A place in source code: where a task was spawned, or where a test waited.
 ///
-/// ``TaskProvider`` call forms fill it in from `#fileID`, `#filePath`, `#line` and `#column`
-/// at the call site, so a provider can say where a task came from. It holds static strings
-/// only, so passing it costs no allocation on the live path.
+/// ## The source-location parameters
+///
+/// Every call form of ``TaskProvider`` and every wait, scope and check of the testing module
+/// ends its parameters with `fileID`, `filePath`, `line` and `column`. They default to
+/// `#fileID`, `#filePath`, `#line` and `#column`, the caller's position, and are gathered
+/// into a `TaskSourceLocation`:
+/// - A spawn keeps it in its record, so a leak names the line that spawned the task.
+/// - A wait that gives up throws an error that carries it and names it in its description,
+///   because XCTest on Linux shows a thrown error at `<EXPR>:0`.
+/// - A check with no caller to throw to reports its issue there, so it appears on the test's
+///   own line under Swift Testing and XCTest alike.
+///
+/// Pass them on only from a helper of your own that takes the same four parameters, so a
+/// failure points at the helper's caller rather than at the helper. The type holds static
+/// strings only, so passing it costs no allocation on the live path.
 public struct TaskSourceLocation: Sendable, Hashable, CustomStringConvertible {
   /// The file that spawned the task, as `Module/File.swift`.
   public let fileID: StaticString

@@ -1,3 +1,5 @@
+import TaskProviding
+
 extension Task {
   /// The task's value, waited for at most `timeout`: `await task.value` with a failure bound.
   ///
@@ -5,17 +7,14 @@ extension Task {
   /// model.tap() }`), so that a regression that leaves the task waiting fails the test within
   /// seconds, at this line, instead of holding it until its time limit or forever.
   ///
-  /// - Parameters:
-  ///   - timeout: Bounds a failure only; the value returns as soon as the task ends.
-  ///   - fileID: The file an issue is reported in; the caller's by default.
-  ///   - filePath: The full path of that file.
-  ///   - line: The line an issue is reported at.
-  ///   - column: The column an issue is reported at.
-  ///   - isolation: The caller's isolation, kept across the wait.
+  /// The source-location parameters default to the caller's: see `TaskSourceLocation`.
+  ///
+  /// - `timeout`: Bounds a failure only; the value returns as soon as the task ends.
+  /// - `isolation`: The caller's isolation, kept across the wait.
   /// - Returns: The task's value.
-  /// - Throws: What the task threw, if it can throw; ``TaskTimeoutError`` after reporting it
-  ///   at the caller's line; or `CancellationError` if the waiting task is cancelled. The
-  ///   awaited task is not cancelled either way.
+  /// - Throws: What the task threw, if it can throw; ``TaskTimeoutError`` naming this call's
+  ///   line; or `CancellationError` if the waiting task is cancelled. The awaited task is not
+  ///   cancelled either way.
   public func value(
     timeout: Duration,
     fileID: StaticString = #fileID,
@@ -26,7 +25,7 @@ extension Task {
   ) async throws -> Success {
     try await boundedResult(
       of: self, timeout: timeout,
-      at: CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
+      at: TaskSourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
     ).get()
   }
 }
@@ -35,27 +34,32 @@ extension Task {
 public struct TaskTimeoutError: Error, CustomStringConvertible {
   /// How long the wait lasted.
   public let timeout: Duration
+  /// Where `value(timeout:)` was called, if known.
+  public let location: TaskSourceLocation?
 
   /// Creates the error.
-  public init(timeout: Duration) {
+  public init(timeout: Duration, location: TaskSourceLocation? = nil) {
     self.timeout = timeout
+    self.location = location
   }
 
+  /// What was awaited, where, and what may have gone wrong.
   public var description: String {
-    """
-    The awaited task did not end within \(timeout). It may be waiting for an answer, a held \
-    task or a signal that the test has not given.
-    """
+    let site = location.map { "value(timeout:) at \($0): " } ?? ""
+    return """
+      \(site)The awaited task did not end within \(timeout). It may be waiting for an answer, \
+      a held task or a signal that the test has not given.
+      """
   }
 }
 
-/// The task's result, or a report and a throw at `timeout`.
+/// The task's result, or a throw at `timeout` naming `location`.
 ///
 /// A task offers no way to be told when it ends other than awaiting it, so a small watcher
 /// task awaits it and resumes this wait; the wait itself keeps the caller's isolation and
 /// its bound is the shared deadline timer, not a timer task.
 private func boundedResult<Success: Sendable, Failure: Error>(
-  of task: Task<Success, Failure>, timeout: Duration, at site: CallSite,
+  of task: Task<Success, Failure>, timeout: Duration, at location: TaskSourceLocation,
   isolation: isolated (any Actor)? = #isolation
 ) async throws -> Result<Success, Failure> {
   let ended = Waiter<Result<Success, Failure>>()
@@ -66,8 +70,6 @@ private func boundedResult<Success: Sendable, Failure: Error>(
   case .cancelled:
     throw CancellationError()
   case .timedOut:
-    let error = TaskTimeoutError(timeout: timeout)
-    site.report(error.description)
-    throw error
+    throw TaskTimeoutError(timeout: timeout, location: location)
   }
 }

@@ -134,15 +134,12 @@ public final class ControlledFunction<Input: Sendable, Output: Sendable>: Sendab
   /// When it returns, the caller is suspended inside the function, waiting for the answer.
   /// Several tasks may wait at once; each call goes to one of them, oldest waiter first.
   ///
-  /// - Parameters:
-  ///   - timeout: Bounds a failure only; a call that is made returns at once.
-  ///   - fileID: The file an issue is reported in; the caller's by default.
-  ///   - filePath: The full path of that file.
-  ///   - line: The line an issue is reported at.
-  ///   - column: The column an issue is reported at.
-  ///   - isolation: The caller's isolation, kept across the wait.
-  /// - Throws: ``NoCallError`` when no call arrives within `timeout`, after reporting it as
-  ///   an issue at the caller's line; `CancellationError` if the waiting task is cancelled.
+  /// The source-location parameters default to the caller's: see `TaskSourceLocation`.
+  ///
+  /// - `timeout`: Bounds a failure only; a call that is made returns at once.
+  /// - `isolation`: The caller's isolation, kept across the wait.
+  /// - Throws: ``NoCallError`` naming this call's line when no call arrives within
+  ///   `timeout`; `CancellationError` if the waiting task is cancelled.
   ///   A call made after a wait gave up is kept for the next wait.
   public func nextCall(
     timeout: Duration = .seconds(5),
@@ -167,10 +164,9 @@ public final class ControlledFunction<Input: Sendable, Output: Sendable>: Sendab
     if case .value(let call) = outcome { return call }
     state.withLock { $0.waiters.removeAll { $0 === waiter } }
     try Task.checkCancellation()
-    let error = NoCallError(name: name, timeout: timeout, received: callCount)
-    CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
-      .report(error.description)
-    throw error
+    throw NoCallError(
+      name: name, timeout: timeout, received: callCount,
+      location: TaskSourceLocation(fileID: fileID, filePath: filePath, line: line, column: column))
   }
 
   private func call(_ input: Input) async throws -> Output {
@@ -368,12 +364,16 @@ extension ControlledFunction {
     public let timeout: Duration
     /// How many calls the function had received in all.
     public let received: Int
+    /// Where `nextCall()` was called, if known.
+    public var location: TaskSourceLocation? = nil
 
+    /// What was awaited, where, and what may have gone wrong.
     public var description: String {
-      """
-      No \(name) arrived within \(timeout) (\(received) received in all). The code under \
-      test may not have made it, or may be waiting on a task that has not run.
-      """
+      let site = location.map { "nextCall() at \($0): " } ?? ""
+      return """
+        \(site)No \(name) arrived within \(timeout) (\(received) received in all). The code \
+        under test may not have made it, or may be waiting on a task that has not run.
+        """
     }
   }
 }

@@ -102,16 +102,13 @@ public final class Exploration {
 /// thread of its own is outside the explorer's view, though a continuation it resumes comes
 /// back; an actor's work is a choice where a task enters or leaves the actor, not inside it.
 ///
-/// - Parameters:
-///   - strategy: How each choice is made.
-///   - replay: A failure's replay string: runs that one schedule instead.
-///   - outsideWait: How long a schedule with nothing to choose, but something unfinished,
-///     waits in real time for a job from outside (a sleep ending) before it counts as stuck.
-///   - fileID: The file an issue is reported in; the caller's by default.
-///   - filePath: The full path of that file.
-///   - line: The line an issue is reported at.
-///   - column: The column an issue is reported at.
-///   - scenario: The actions and the invariants, run once per schedule.
+/// The source-location parameters default to the caller's: see `TaskSourceLocation`.
+///
+/// - `strategy`: How each choice is made.
+/// - `replay`: A failure's replay string: runs that one schedule instead.
+/// - `outsideWait`: How long a schedule with nothing to choose, but something unfinished,
+///   waits in real time for a job from outside (a sleep ending) before it counts as stuck.
+/// - `scenario`: The actions and the invariants, run once per schedule.
 /// - Returns: How many schedules ran, and the first failure, if any (also reported).
 @MainActor @discardableResult
 public func explore(

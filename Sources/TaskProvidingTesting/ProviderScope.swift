@@ -113,7 +113,7 @@ enum ProviderScope {
             + open.map { "  \($0)" } + ["They have been ended with CancellationError."])
             .joined(separator: "\n"))
       }
-      _ = await ledger.wait(for: .idle, timeout: timeout)
+      _ = await ledger.wait(for: .settled, timeout: timeout)
       let leaked = ledger.takeLeaks()
       release()
       guard !leaked.isEmpty else { return }
@@ -149,24 +149,5 @@ enum ProviderScope {
       await settle(bodySucceeded: false)
       throw error
     }
-  }
-}
-
-extension TaskLedger {
-  /// Waits for `condition`; at the timeout reports the tasks `stuck` names at `site`, once,
-  /// and throws them as ``PendingTasksError``.
-  func waitOrReport(
-    _ condition: Condition,
-    timeout: Duration,
-    stuck: (TaskLedger) -> [TaskRecord],
-    at site: CallSite,
-    isolation: isolated (any Actor)? = #isolation
-  ) async throws {
-    if await wait(for: condition, timeout: timeout) { return }
-    try Task.checkCancellation()
-    let error = PendingTasksError(timeout: timeout, pending: stuck(self))
-    markReported(error.pending)
-    site.report(error.description)
-    throw error
   }
 }

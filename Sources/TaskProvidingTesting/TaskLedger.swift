@@ -48,6 +48,7 @@ final class TaskLedger: Sendable {
       case .noneRunning: running.isEmpty
       case .finished(let index): !pending.contains(index)
       case .held(let count): pending.count - running.count >= count
+      case .settled: running.isSubset(of: reported)
       }
     }
 
@@ -73,26 +74,32 @@ final class TaskLedger: Sendable {
     case finished(Int)
     /// At least this many tasks are held.
     case held(Int)
+    /// Every task still running has been named by a failure already. Held tasks do not
+    /// count: once the test's body has ended, nothing will release them.
+    case settled
   }
 
   private let state = Locked(State())
 
   // MARK: Recording
 
+  /// Records a spawn and returns its index. `beforeWaking` runs with the index before any
+  /// waiter for held tasks is resumed, so a provider can hold the task where a woken test
+  /// will look for it.
   func register(
-    _ kind: TaskRecord.Kind, name: String?, priority: TaskPriority?,
-    location: TaskSourceLocation, held: Bool
+    _ spawn: TaskSpawn, held: Bool, beforeWaking: (Int) -> Void = { _ in }
   ) -> Int {
     let (index, ready) = state.withLock { state in
       let index = state.records.count
       state.records.append(
         TaskRecord(
-          index: index, kind: kind, name: name, priority: priority, location: location,
-          status: held ? .held : .running, isCancelled: false))
+          index: index, kind: spawn.kind, name: spawn.name, priority: spawn.priority,
+          location: spawn.location, status: held ? .held : .running, isCancelled: false))
       state.pending.insert(index)
       if !held { state.running.insert(index) }
       return (index, held ? state.takeReadyWaiters() : [])
     }
+    beforeWaking(index)
     for waiter in ready { waiter.resume(.value(())) }
     return index
   }
@@ -174,7 +181,8 @@ final class TaskLedger: Sendable {
     cancel(state.withLock { Array($0.pending) })
   }
 
-  /// Marks these tasks as reported by a failed wait.
+  /// Marks these tasks as named by a failure (a thrown wait error or a reported issue), so
+  /// a scope's leak check neither waits for them nor names them again.
   func markReported(_ records: [TaskRecord]) {
     state.withLock { state in
       for record in records { state.reported.insert(record.index) }
@@ -233,5 +241,24 @@ final class TaskLedger: Sendable {
       state.waiters[id] = nil
       return state.holds(condition)
     }
+  }
+
+  /// Waits for `condition`; at the timeout throws ``PendingTasksError`` naming the tasks
+  /// `stuck` lists, the wait and its call site. It reports nothing: the error is the one
+  /// account of the failure, and a test that catches it stays green.
+  func waitOrThrow(
+    _ condition: Condition,
+    timeout: Duration,
+    stuck: (TaskLedger) -> [TaskRecord],
+    wait: String,
+    at location: TaskSourceLocation,
+    isolation: isolated (any Actor)? = #isolation
+  ) async throws {
+    if await self.wait(for: condition, timeout: timeout) { return }
+    try Task.checkCancellation()
+    let error = PendingTasksError(
+      timeout: timeout, pending: stuck(self), wait: wait, location: location)
+    markReported(error.pending)
+    throw error
   }
 }

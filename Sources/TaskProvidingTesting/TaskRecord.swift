@@ -2,15 +2,8 @@ import TaskProviding
 
 /// What a testing provider knows about one spawned task.
 public struct TaskRecord: Sendable, Equatable, CustomStringConvertible {
-  /// How the task was spawned.
-  public enum Kind: Sendable, Equatable {
-    /// Through `task`: inherits the caller's isolation.
-    case task
-    /// Through `detachedTask`: inherits nothing.
-    case detached
-    /// Through `immediateTask`: started synchronously on the caller's actor.
-    case immediate
-  }
+  /// How the task was spawned: `.task`, `.detached` or `.immediate`.
+  public typealias Kind = TaskSpawn.Kind
 
   /// Where the task is in its life.
   public enum Status: Sendable, Equatable {

@@ -1,5 +1,6 @@
 import CustomDump
 import Observation
+import TaskProviding
 
 /// Returns as soon as `condition` holds for `model`, re-checking it each time a property it
 /// read changes; throws if that has not happened within `timeout`.
@@ -17,19 +18,15 @@ import Observation
 /// the model's actor (set, then reset before the actor is free) cannot be seen by any
 /// observer.
 ///
-/// - Parameters:
-///   - model: An `@Observable` model, used from the caller's isolation (for a view model,
-///     the main actor).
-///   - timeout: Bounds a failure only; success returns as soon as the condition holds.
-///   - condition: Reads the model; re-run after each change to what it read.
-///   - fileID: The file an issue is reported in; the caller's by default.
-///   - filePath: The full path of that file.
-///   - line: The line an issue is reported at.
-///   - column: The column an issue is reported at.
-///   - isolation: The caller's isolation, kept across the wait.
+/// The source-location parameters default to the caller's: see `TaskSourceLocation`.
+///
+/// - `model`: An `@Observable` model, used from the caller's isolation (for a view model,
+///   the main actor).
+/// - `timeout`: Bounds a failure only; success returns as soon as the condition holds.
+/// - `condition`: Reads the model; re-run after each change to what it read.
+/// - `isolation`: The caller's isolation, kept across the wait.
 /// - Throws: ``WaitUntilTimeoutError`` showing the model's observable properties as last
-///   seen, after reporting it as an issue at the caller's line; `CancellationError` if the
-///   waiting task is cancelled.
+///   seen and naming this call's line; `CancellationError` if the waiting task is cancelled.
 public func waitUntil<Model: AnyObject & Observable>(
   _ model: Model,
   timeout: Duration = .seconds(5),
@@ -58,10 +55,9 @@ public func waitUntil<Model: AnyObject & Observable>(
     case .timedOut: break
     }
     if condition(model) { return }
-    let error = WaitUntilTimeoutError(timeout: timeout, lastObserved: observableState(of: model))
-    CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
-      .report(error.description)
-    throw error
+    throw WaitUntilTimeoutError(
+      timeout: timeout, lastObserved: observableState(of: model),
+      location: TaskSourceLocation(fileID: fileID, filePath: filePath, line: line, column: column))
   }
 }
 
@@ -72,15 +68,20 @@ public struct WaitUntilTimeoutError: Error, CustomStringConvertible {
   public let timeout: Duration
   /// The model's observable properties as they were when the wait gave up.
   public let lastObserved: String
+  /// Where `waitUntil` was called, if known.
+  public let location: TaskSourceLocation?
 
   /// Creates the error.
-  public init(timeout: Duration, lastObserved: String) {
+  public init(timeout: Duration, lastObserved: String, location: TaskSourceLocation? = nil) {
     self.timeout = timeout
     self.lastObserved = lastObserved
+    self.location = location
   }
 
+  /// What was awaited, where, and the model as last seen.
   public var description: String {
-    "The condition did not hold within \(timeout). Last observed:\n\(lastObserved)"
+    let site = location.map { "waitUntil at \($0): " } ?? ""
+    return "\(site)The condition did not hold within \(timeout). Last observed:\n\(lastObserved)"
   }
 }
 

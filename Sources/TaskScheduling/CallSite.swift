@@ -1,4 +1,5 @@
 import IssueReporting
+import TaskProviding
 import Testing
 
 /// A place in a test's source, taken from the caller's `#fileID`, `#filePath`, `#line` and
@@ -19,6 +20,15 @@ package struct CallSite: Sendable {
 
   package init(_ location: Testing.SourceLocation) {
     place = .test(location)
+  }
+
+  /// The place as a source location, for an error to carry; `nil` for a test's own
+  /// location, where Swift Testing already shows a thrown error.
+  package var location: TaskSourceLocation? {
+    guard case .source(let fileID, let filePath, let line, let column) = place else {
+      return nil
+    }
+    return TaskSourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
   }
 
   /// Reports `message` as an issue at this place.

@@ -20,10 +20,10 @@ import TaskProviding
 /// ```swift
 /// @Test @MainActor func outOfOrder() throws {
 ///   try withSerialScheduler {
-///     let facts = ControlledNumberFactClient(cancellation: .ignore)
-///     let model = Model(client: facts.client)
-///     let first = Task { await model.tap() }
-///     …
+///   let facts = ControlledNumberFactClient(cancellation: .ignore)
+///   let model = Model(client: facts.client)
+///   let first = Task { await model.tap() }
+///   …
 ///   }
 /// }
 /// ```
@@ -41,19 +41,16 @@ import TaskProviding
 /// runs where it runs; a continuation it resumes comes back to the scheduler. Delayed jobs
 /// (`Task.sleep`) keep real time and rejoin the queue when they wake.
 ///
-/// - Parameters:
-///   - order: Which ready job runs next.
-///   - timeout: Bounds a failure only: if `body` has not ended by then, the scheduler reports
-///     an issue at the caller's line, cancels the body's task, gives it one more second to
-///     end, and throws.
-///   - fileID: The file an issue is reported in; the caller's by default.
-///   - filePath: The full path of that file.
-///   - line: The line an issue is reported at.
-///   - column: The column an issue is reported at.
-///   - body: The test, run as a task on the main actor.
+/// The source-location parameters default to the caller's: see `TaskSourceLocation`.
+///
+/// - `order`: Which ready job runs next.
+/// - `timeout`: Bounds a failure only: if `body` has not ended by then, the scheduler
+///   cancels the body's task, gives it one more second to end, and throws.
+/// - `body`: The test, run as a task on the main actor.
 /// - Returns: What `body` returns.
-/// - Throws: What `body` throws; ``SerialSchedulerTimeoutError`` if it did not end in time;
-///   ``SerialSchedulerUnavailableError`` if the runtime does not export the hooks.
+/// - Throws: What `body` throws; ``SerialSchedulerTimeoutError`` naming this call's line if
+///   it did not end in time; ``SerialSchedulerUnavailableError`` if the runtime does not
+///   export the hooks.
 @MainActor
 public func withSerialScheduler<R: Sendable>(
   order: JobOrder = .fifo,
@@ -69,7 +66,7 @@ public func withSerialScheduler<R: Sendable>(
     at: CallSite(fileID: fileID, filePath: filePath, line: line, column: column), body)
 }
 
-/// ``withSerialScheduler(order:timeout:fileID:filePath:line:column:_:)``, reporting at `site`.
+/// ``withSerialScheduler(order:timeout:fileID:filePath:line:column:_:)``, failing at `site`.
 @MainActor
 package func runSerially<R: Sendable>(
   order: JobOrder = .fifo, timeout: Duration, at site: CallSite,
@@ -77,13 +74,7 @@ package func runSerially<R: Sendable>(
   _ body: @escaping @MainActor () async throws -> R
 ) throws -> R {
   guard let scope = JobScope.open() else {
-    site.report(
-      """
-      withSerialScheduler needs the concurrency runtime's enqueue hooks \
-      (swift_task_enqueueGlobal_hook, swift_task_getMainExecutor_hook), and this runtime \
-      does not export them.
-      """)
-    throw SerialSchedulerUnavailableError()
+    throw SerialSchedulerUnavailableError(location: site.location)
   }
   defer { if !scope.close() { site.report(JobScope.hookReplacedMessage) } }
   let outcome = Outcome<R>()
@@ -100,24 +91,18 @@ package func runSerially<R: Sendable>(
   {
     return try result.get()
   }
-  site.report(
-    """
-    withSerialScheduler: the body did not end within \(timeout) (\(jobsRun) jobs ran). It \
-    may await something that never comes. Its task was cancelled.
-    """)
   task.cancel()
   // A second to end once cancelled, so its jobs do not outlive the test if it can help it.
   var ended = scope.drain(
     until: .now + .seconds(1), ended: outcome.hasEnded, order: &picker, jobsRun: &jobsRun)
   if waitsForCancelledBody, !ended {
     // The body borrows a closure that must not outlive this call: keep driving it.
-    site.report("The cancelled body has not ended; still waiting for it.")
     while !ended {
       ended = scope.drain(
         until: .now + .seconds(10), ended: outcome.hasEnded, order: &picker, jobsRun: &jobsRun)
     }
   }
-  throw SerialSchedulerTimeoutError(timeout: timeout, jobsRun: jobsRun)
+  throw SerialSchedulerTimeoutError(timeout: timeout, jobsRun: jobsRun, location: site.location)
 }
 
 /// How a scheduled body ended, set by its last job.

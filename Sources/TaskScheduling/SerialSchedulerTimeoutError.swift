@@ -1,3 +1,5 @@
+import TaskProviding
+
 /// Thrown by ``withSerialScheduler(order:timeout:fileID:filePath:line:column:_:)`` when its
 /// body did not end in time.
 public struct SerialSchedulerTimeoutError: Error, CustomStringConvertible {
@@ -5,9 +7,22 @@ public struct SerialSchedulerTimeoutError: Error, CustomStringConvertible {
   public let timeout: Duration
   /// How many jobs ran before the scheduler gave up.
   public let jobsRun: Int
+  /// Where the scheduler was started, if known.
+  public let location: TaskSourceLocation?
 
-  /// What happened, in a sentence.
+  /// Creates the error.
+  public init(timeout: Duration, jobsRun: Int, location: TaskSourceLocation? = nil) {
+    self.timeout = timeout
+    self.jobsRun = jobsRun
+    self.location = location
+  }
+
+  /// What happened, where, and what was done about it.
   public var description: String {
-    "The scheduled body did not end within \(timeout); \(jobsRun) jobs ran."
+    let site = location.map { "withSerialScheduler at \($0): " } ?? ""
+    return """
+      \(site)The scheduled body did not end within \(timeout) (\(jobsRun) jobs ran). It may \
+      await something that never comes. Its task was cancelled.
+      """
   }
 }

@@ -39,17 +39,14 @@ import Testing
   @Test func timeoutReportsTheLastObservedState() async throws {
     let model = makeFeature(count: 3, client: .offline, provider: LiveTaskProvider())
     model.incrementButtonTapped()
-    await withKnownIssue {
-      await #expect {
-        try await waitUntil(model, timeout: .milliseconds(20)) { $0.count == 100 }
-      } throws: { error in
-        let description = String(describing: error)
-        // The observable state, not the client or the provider the model holds.
-        return description.contains("did not hold within") && description.contains("count: 4,")
-          && !description.contains("taskProvider") && !description.contains("numberFact")
-      }
-    } matching: {
-      $0.description.contains("did not hold within")
+    await #expect {
+      try await waitUntil(model, timeout: .milliseconds(20)) { $0.count == 100 }
+    } throws: { error in
+      let description = String(describing: error)
+      // The observable state, not the client or the provider the model holds.
+      return description.contains("did not hold within") && description.contains("count: 4,")
+        && description.contains("waitUntil at NumberFactCoreTests/ObservationStyleTests.swift:")
+        && !description.contains("taskProvider") && !description.contains("numberFact")
     }
   }
 }

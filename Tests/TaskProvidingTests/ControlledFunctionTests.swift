@@ -84,17 +84,18 @@ import Testing
     await #expect(throws: CancellationError.self) { try await caller.value }
   }
 
-  @Test func aTimedOutWaitReportsAndKeepsTheLateCallForTheNextWait() async throws {
+  @Test func aTimedOutWaitThrowsAtItsLineAndKeepsTheLateCallForTheNextWait() async throws {
     let function = ControlledFunction<Int, Int>("lookup")
-    let line = #line + 2  // the line `#expect` starts on
-    await withKnownIssue {
-      await #expect(throws: ControlledFunction<Int, Int>.NoCallError.self) {
-        _ = try await function.nextCall(timeout: .milliseconds(20))
-      }
-    } matching: { issue in
-      issue.sourceLocation?.line == line
-        && issue.description.contains("No lookup arrived within 0.02 seconds (0 received")
+    let line: UInt = #line + 1  // inside `#require`, the line the macro starts on
+    let error = try await #require(throws: ControlledFunction<Int, Int>.NoCallError.self) {
+      _ = try await function.nextCall(timeout: .milliseconds(20))
     }
+    #expect(error.location?.line == line)
+    #expect(
+      error.description.hasPrefix(
+        "nextCall() at TaskProvidingTests/ControlledFunctionTests.swift:\(line): "
+          + "No lookup arrived within 0.02 seconds (0 received"
+      ))
     async let result = function.function(3)
     let call = try await function.nextCall()
     #expect(call.input == 3)
@@ -173,15 +174,24 @@ import Testing
     #expect(steps.entries == ["ran"])
   }
 
-  /// A provider written before immediate spawns existed still compiles and keeps control.
-  @MainActor @Test func anOlderConformerSpawnsImmediateTasksThroughTask() async {
-    let provider = OlderProvider()
-    let steps = Steps()
-    let task = provider.immediateTask { steps.append("ran") }
-    #expect(steps.entries.isEmpty)  // no synchronous start: it went through `task`
-    await task.value
-    #expect(steps.entries == ["ran"])
-    #expect(provider.spawns.value == 1)
+  /// A conformer writes the two `spawn` requirements and every call form reaches them, each
+  /// with its kind, name, priority and the caller's line.
+  @MainActor @Test func everyCallFormReachesAConformersTwoRequirements() async throws {
+    let provider = KindCountingProvider()
+    let line = #line
+    await provider.task(name: "a") {}.value
+    try await provider.task(name: "b", priority: .low) { () throws in }.value
+    await provider.detachedTask(name: "c") {}.value
+    try await provider.detachedTask(name: "d") { () throws in }.value
+    await provider.immediateTask(name: "e") {}.value
+    try await provider.immediateTask(name: "f") { () throws in }.value
+    let spawns = provider.spawns.value
+    #expect(spawns.map(\.kind) == [.task, .task, .detached, .detached, .immediate, .immediate])
+    #expect(spawns.map(\.name) == ["a", "b", "c", "d", "e", "f"])
+    #expect(spawns[1].priority == .low)
+    #expect(spawns.map(\.location.line) == (1...6).map { UInt(line + $0) })
+    #expect(
+      spawns.allSatisfy { "\($0.location.fileID)".hasSuffix("ControlledFunctionTests.swift") })
   }
 }
 
@@ -190,42 +200,25 @@ import Testing
   func append(_ entry: String) { entries.append(entry) }
 }
 
-/// Implements only the four requirements a conformer had to before `immediateTask`.
-struct OlderProvider: TaskProvider {
-  let spawns = LockIsolated(0)
+/// A conformer as an adopter would write one: it notes each spawn and runs it live.
+struct KindCountingProvider: TaskProvider {
+  let spawns = LockIsolated<[TaskSpawn]>([])
+  private let live = LiveTaskProvider()
 
-  func task<Success: Sendable>(
-    name: String?, priority: TaskPriority?, location: TaskSourceLocation,
-    isolation: isolated (any Actor)?,
-    @_inheritActorContext @_implicitSelfCapture operation:
-      sending @escaping @isolated(any) () async -> Success
+  func spawn<Success: Sendable>(
+    _ spawn: TaskSpawn, isolation: isolated (any Actor)?,
+    @_inheritActorContext operation: sending @escaping @isolated(any) () async -> Success
   ) -> Task<Success, Never> {
-    spawns.withValue { $0 += 1 }
-    return Task(name: name, priority: priority, operation: operation)
+    spawns.withValue { $0.append(spawn) }
+    return live.spawn(spawn, isolation: isolation, operation: operation)
   }
 
-  func task<Success: Sendable>(
-    name: String?, priority: TaskPriority?, location: TaskSourceLocation,
-    isolation: isolated (any Actor)?,
-    @_inheritActorContext @_implicitSelfCapture operation:
-      sending @escaping @isolated(any) () async throws -> Success
+  func spawn<Success: Sendable>(
+    _ spawn: TaskSpawn, isolation: isolated (any Actor)?,
+    @_inheritActorContext operation: sending @escaping @isolated(any) () async throws -> Success
   ) -> Task<Success, any Error> {
-    spawns.withValue { $0 += 1 }
-    return Task(name: name, priority: priority, operation: operation)
-  }
-
-  func detachedTask<Success: Sendable>(
-    name: String?, priority: TaskPriority?, location: TaskSourceLocation,
-    operation: sending @escaping @isolated(any) () async -> Success
-  ) -> Task<Success, Never> {
-    Task.detached(name: name, priority: priority, operation: operation)
-  }
-
-  func detachedTask<Success: Sendable>(
-    name: String?, priority: TaskPriority?, location: TaskSourceLocation,
-    operation: sending @escaping @isolated(any) () async throws -> Success
-  ) -> Task<Success, any Error> {
-    Task.detached(name: name, priority: priority, operation: operation)
+    spawns.withValue { $0.append(spawn) }
+    return live.spawn(spawn, isolation: isolation, operation: operation)
   }
 }
 
@@ -262,17 +255,17 @@ struct OlderProvider: TaskProvider {
     await #expect(throws: Oops.self) { try await failing.value(timeout: .seconds(5)) }
   }
 
-  @Test func aBoundedValueReportsATaskThatDoesNotEndAtItsLine() async throws {
+  @Test func aBoundedValueThrowsNamingItsLineWhenTheTaskDoesNotEnd() async throws {
     let never = ControlledFunction<Int, Int>(answerTimeout: .seconds(60))
     let stuck = Task { try? await never.function(1) }
-    let line = #line + 2  // the line `#expect` starts on
-    await withKnownIssue {
-      await #expect(throws: TaskTimeoutError.self) {
-        _ = try await stuck.value(timeout: .milliseconds(20))
-      }
-    } matching: { issue in
-      issue.sourceLocation?.line == line && issue.description.contains("did not end within")
+    let line: UInt = #line + 1  // inside `#require`, the line the macro starts on
+    let error = try await #require(throws: TaskTimeoutError.self) {
+      _ = try await stuck.value(timeout: .milliseconds(20))
     }
+    #expect(error.location?.line == line)
+    #expect(
+      error.description.contains(
+        "ControlledFunctionTests.swift:\(line): The awaited task did not end within"))
     stuck.cancel()
     _ = try await stuck.value(timeout: .seconds(5))
   }

@@ -44,13 +44,10 @@ import Testing
     provider.task {}
     try await provider.waitForHeldTasks(2)
     provider.startNext()
-    await withKnownIssue {
-      await #expect(throws: PendingTasksError.self) {
-        try await provider.waitForHeldTasks(2, timeout: .milliseconds(20))
-      }
-    } matching: {
-      $0.description.contains("Timed out after")
+    let error = try await #require(throws: PendingTasksError.self) {
+      try await provider.waitForHeldTasks(2, timeout: .milliseconds(20))
     }
+    #expect(error.description.contains("waitForHeldTasks(2) at"))
     await provider.runAll()
   }
 
@@ -137,17 +134,13 @@ import Testing
     let latch = Latch()
     provider.task(name: "never-answered") { await latch.wait() }
     provider.startNext()
-    let line: UInt = #line + 2  // inside `#require`, the line the macro starts on
-    try await withKnownIssue {
-      let error = try await #require(throws: PendingTasksError.self) {
-        try await provider.waitForRunningTasks(timeout: .milliseconds(100))
-      }
-      #expect(error.pending.map(\.name) == ["never-answered"])
-    } matching: { issue in
-      // Reported at the wait's own line, naming the task.
-      issue.sourceLocation?.line == Int(line)
-        && issue.description.contains("\"never-answered\"")
+    let line: UInt = #line + 1  // inside `#require`, the line the macro starts on
+    let error = try await #require(throws: PendingTasksError.self) {
+      try await provider.waitForRunningTasks(timeout: .milliseconds(100))
     }
+    // Named by the wait's own line, with the task.
+    #expect(error.pending.map(\.name) == ["never-answered"])
+    #expect(error.location?.line == line)
     latch.open()
     try await provider.waitForRunningTasks()
   }
