@@ -264,3 +264,72 @@ struct ManualSamples {
   }
   // end sample
 }
+
+@MainActor @Suite(.recordingTaskProvider)
+struct ReportingFailureSamples {
+  // sample: caught-timeout
+  @Test func aStuckUploadIsNamed() async throws {
+    let upload = ControlledFunction<String, Void>("upload")
+    let uploader = Uploader(upload: { try? await upload.function($0) })
+    uploader.uploadButtonTapped("a.txt")  // its upload waits for an answer
+    do {
+      try await RecordingTaskProvider.current.waitForAll(timeout: .milliseconds(300))
+      Issue.record("the upload finished without an answer")
+    } catch let error as PendingTasksError {
+      #expect(error.pending.map(\.name) == ["upload a.txt"])
+    }
+    try await upload.nextCall().answer(())
+  }
+  // end sample
+
+  // sample: wait-helper
+  func expectUploaded(
+    _ file: String, by uploader: Uploader,
+    fileID: StaticString = #fileID, filePath: StaticString = #filePath,
+    line: UInt = #line, column: UInt = #column
+  ) async throws {
+    try await RecordingTaskProvider.current.waitForAll(
+      fileID: fileID, filePath: filePath, line: line, column: column)
+    #expect(uploader.uploaded.contains(file))
+  }
+  // end sample
+
+  @Test func aHelperWaitsWhereItIsCalled() async throws {
+    let uploader = Uploader(upload: { _ in })
+    uploader.uploadButtonTapped("b.txt")
+    try await expectUploaded("b.txt", by: uploader)
+  }
+}
+
+// sample: logging-provider
+struct LoggingTaskProvider: TaskProvider {
+  let base: any TaskProvider = LiveTaskProvider()
+  let log: @Sendable (String) -> Void
+
+  func spawn<Success: Sendable>(
+    _ spawn: TaskSpawn, isolation: isolated (any Actor)?,
+    @_inheritActorContext operation: sending @escaping @isolated(any) () async -> Success
+  ) -> Task<Success, Never> {
+    log("\(spawn.kind) \(spawn.name ?? "unnamed") at \(spawn.location)")
+    return base.spawn(spawn, isolation: isolation, operation: operation)
+  }
+
+  func spawn<Success: Sendable>(
+    _ spawn: TaskSpawn, isolation: isolated (any Actor)?,
+    @_inheritActorContext operation: sending @escaping @isolated(any) () async throws -> Success
+  ) -> Task<Success, any Error> {
+    log("\(spawn.kind) \(spawn.name ?? "unnamed") at \(spawn.location)")
+    return base.spawn(spawn, isolation: isolation, operation: operation)
+  }
+}
+// end sample
+
+@Test func aLoggingProviderSeesEveryCallForm() async throws {
+  let lines = LockIsolated<[String]>([])
+  let provider = LoggingTaskProvider(log: { line in lines.withValue { $0.append(line) } })
+  await provider.task(name: "a") {}.value
+  try await provider.detachedTask(name: "b") { () throws in }.value
+  #expect(lines.value.count == 2)
+  #expect(lines.value[0].hasPrefix("task a at TaskProvidingTests/DocCSamples.swift:"))
+  #expect(lines.value[1].hasPrefix("detached b at TaskProvidingTests/DocCSamples.swift:"))
+}
