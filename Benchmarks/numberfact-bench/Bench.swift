@@ -20,7 +20,7 @@ struct NumberFactBench: AsyncParsableCommand {
 
 /// A part of the report.
 enum Section: String, CaseIterable, ExpressibleByArgument {
-  case determinism, overhead, waiting, scale, app, suite, exploration, client, ownership
+  case determinism, everyday, overhead, waiting, scale, app, suite, exploration, client, ownership
 }
 
 /// The benchmark run.
@@ -49,7 +49,7 @@ struct Measure: AsyncParsableCommand {
   @Option(
     parsing: .upToNextOption,
     help: """
-      Run only these sections: determinism, overhead, waiting, scale, app, suite, \
+      Run only these sections: determinism, everyday, overhead, waiting, scale, app, suite, \
       exploration, client, ownership (default: all).
       """)
   var only: [Section] = []
@@ -88,6 +88,13 @@ struct Measure: AsyncParsableCommand {
 
     let runs = { (section: Section) in only.isEmpty || only.contains(section) }
     if runs(.determinism) { report.determinism = await determinism(plan) }
+    if runs(.everyday) {
+      report.everyday = try await everydayFigures(runs: plan.runs, tests: plan.everydayTests)
+      for style in EverydayStyle.allCases {
+        let figure = Summary(report.everyday?.microseconds[style] ?? [0])
+        log("1b. \(style.rawValue): \(figure.formatted(1)) µs/test")
+      }
+    }
     if runs(.overhead) { report.overhead = await providerOverhead(plan) }
     if runs(.waiting) { report.waiting = try await waitingCost(plan) }
     if runs(.scale) { (report.scaleBaseline, report.scale) = try await recordingScale(plan) }

@@ -1,0 +1,119 @@
+// The README's first style against the flaky style it replaces, per test, side by side in one
+// run: the cost an adopter pays for every test written the recommended way.
+
+import Dependencies
+import Foundation
+import TaskProviding
+import TaskProvidingTesting
+
+/// A loader as the getting-started article writes one: a tap spawns a task through the
+/// provider, which awaits the injected dependency and stores what it answers.
+@MainActor final class EverydayLoader {
+  private(set) var value: Int?
+  private let load: @Sendable (Int) async throws -> Int
+  @Dependency(\.taskProvider) private var taskProvider
+
+  init(load: @escaping @Sendable (Int) async throws -> Int) {
+    self.load = load
+  }
+
+  func loadButtonTapped(_ input: Int) {
+    taskProvider.task { self.value = try? await self.load(input) }
+  }
+}
+
+/// The same loader as the articles start from: `Task { }` directly.
+@MainActor final class NaiveLoader {
+  private(set) var value: Int?
+  private let load: @Sendable (Int) async throws -> Int
+
+  init(load: @escaping @Sendable (Int) async throws -> Int) {
+    self.load = load
+  }
+
+  func loadButtonTapped(_ input: Int) {
+    Task { self.value = try? await self.load(input) }
+  }
+}
+
+/// One test in each style; each returns whether its assertion held.
+enum EverydayStyle: String, CaseIterable, Sendable {
+  /// The README's first style: a recording provider scoped to the test (what the
+  /// `.recordingTaskProvider` trait does), a `ControlledFunction`, `nextCall()`, `answer`,
+  /// `waitForAll()`, assert.
+  case recommended = "recording provider + ControlledFunction"
+  /// The same test under `withSerialScheduler`.
+  case serial = "the same, under withSerialScheduler"
+  /// The articles' starting point: spawn, yield once, assert.
+  case naive = "naive: spawn, one Task.yield(), assert"
+
+  func run() async throws -> Bool {
+    switch self {
+    case .recommended: try await Self.recommendedTest()
+    case .serial:
+      try await MainActor.run { try withSerialScheduler { try await Self.recommendedTest() } }
+    case .naive: await Self.naiveTest()
+    }
+  }
+
+  @MainActor static func recommendedTest() async throws -> Bool {
+    try await withRecordingTaskProvider { _ in
+      let load = ControlledFunction<Int, Int>("load")
+      let loader = EverydayLoader(load: load.function)
+      loader.loadButtonTapped(3)
+      try await load.nextCall().answer(9)
+      try await RecordingTaskProvider.current.waitForAll()
+      return loader.value == 9
+    }
+  }
+
+  /// An ordinary async test function, not on the main actor, as the articles write it; the
+  /// mock answers after one suspension.
+  static func naiveTest() async -> Bool {
+    let loader = await NaiveLoader(load: { input in
+      await Task.yield()
+      return input * 3
+    })
+    await loader.loadButtonTapped(3)
+    await Task.yield()
+    return await loader.value == 9
+  }
+}
+
+/// Microseconds per test of each style, and how often its assertion failed.
+struct EverydayFigures: Sendable {
+  var microseconds: [EverydayStyle: [Double]] = [:]
+  var failures: [EverydayStyle: Int] = [:]
+  var tests = 0
+}
+
+/// Runs `tests` tests of each style per run, in alternating blocks (A B C C B A …) so drift
+/// in the machine's speed falls on all of them alike.
+func everydayFigures(runs: Int, tests: Int) async throws -> EverydayFigures {
+  var figures = EverydayFigures(tests: tests)
+  let clock = ContinuousClock()
+  let blocks = 10
+  let perBlock = max(1, tests / blocks)
+  // Warm-up: first-use costs (dependency caches, type metadata) are not a test's cost.
+  for style in EverydayStyle.allCases { for _ in 0..<50 { _ = try await style.run() } }
+  for _ in 1...runs {
+    var elapsed: [EverydayStyle: Duration] = [:]
+    for block in 0..<blocks {
+      let order =
+        block.isMultiple(of: 2) ? EverydayStyle.allCases : EverydayStyle.allCases.reversed()
+      for style in order {
+        var failed = 0
+        let start = clock.now
+        for _ in 0..<perBlock where try await !style.run() { failed += 1 }
+        elapsed[style, default: .zero] += clock.now - start
+        figures.failures[style, default: 0] += failed
+      }
+    }
+    for style in EverydayStyle.allCases {
+      let total = elapsed[style, default: .zero]
+      figures.microseconds[style, default: []].append(
+        total.seconds * 1e6 / Double(perBlock * blocks))
+    }
+  }
+  return figures
+}
