@@ -122,7 +122,13 @@ public final class ControlledFunction<Input: Sendable, Output: Sendable>: Sendab
   }
 
   /// The function to inject in place of the real dependency.
-  public var function: @Sendable (Input) async throws -> Output {
+  ///
+  /// It runs on its caller's actor. Stored as a `nonisolated(nonsending)` function type (the
+  /// default for nonisolated async function types under `NonisolatedNonsendingByDefault`), a
+  /// call made on the main actor is made there, with no hop to the pool and back. Stored as
+  /// an ordinary `@Sendable` async function type, it converts, and runs on the pool as any
+  /// such function does.
+  public var function: nonisolated(nonsending) @Sendable (Input) async throws -> Output {
     { input in try await self.call(input) }
   }
 
@@ -169,7 +175,7 @@ public final class ControlledFunction<Input: Sendable, Output: Sendable>: Sendab
       location: TaskSourceLocation(fileID: fileID, filePath: filePath, line: line, column: column))
   }
 
-  private func call(_ input: Input) async throws -> Output {
+  nonisolated(nonsending) private func call(_ input: Input) async throws -> Output {
     let index = state.withLock { state in
       defer { state.count += 1 }
       return state.count

@@ -24,6 +24,18 @@ import Testing
     #expect(square.callCount == 50)
   }
 
+  /// `Task.immediate` runs its body on the main actor until its first suspension. A call that
+  /// stays on the caller's actor is made within that run, so it is counted before
+  /// `Task.immediate` returns; one that hopped to the pool first would not be.
+  @MainActor @Test func aCallerIsolatedFunctionTypeKeepsTheCallOnTheCallersActor() async throws {
+    let load = ControlledFunction<Int, Int>("load")
+    let function: nonisolated(nonsending) @Sendable (Int) async throws -> Int = load.function
+    let caller = Task.immediate { try await function(1) }
+    #expect(load.callCount == 1)
+    try await load.nextCall().answer(2)
+    #expect(try await caller.value == 2)
+  }
+
   @Test func callsAreNumberedInCallOrder() async throws {
     let echo = ControlledFunction<String, String>()
     let first = Task { try await echo.function("a") }
