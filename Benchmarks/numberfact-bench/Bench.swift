@@ -83,7 +83,8 @@ struct Measure: AsyncParsableCommand {
     let command = CommandLine.arguments.dropFirst().joined(separator: " ")
     var report = Report(
       plan: plan,
-      command: "swift run -c release numberfact-bench" + (command.isEmpty ? "" : " " + command))
+      command: "swift run -c \(plan.configuration) numberfact-bench"
+        + (command.isEmpty ? "" : " " + command))
     log("numberfact-bench: \(plan.runs) runs per figure, \(plan.configuration) build")
 
     let runs = { (section: Section) in only.isEmpty || only.contains(section) }

@@ -3,6 +3,7 @@
 
 import Dependencies
 import Foundation
+import Synchronization
 import TaskProviding
 import TaskProvidingTesting
 
@@ -14,6 +15,23 @@ import TaskProvidingTesting
   @Dependency(\.taskProvider) private var taskProvider
 
   init(load: @escaping @Sendable (Int) async throws -> Int) {
+    self.load = load
+  }
+
+  func loadButtonTapped(_ input: Int) {
+    taskProvider.task { self.value = try? await self.load(input) }
+  }
+}
+
+/// The loader of an app built with nonisolated async functions that run on their caller's
+/// actor (`NonisolatedNonsendingByDefault`, the approachable-concurrency setting): its
+/// dependency is called on the main actor instead of the pool.
+@MainActor final class CallerIsolatedLoader {
+  private(set) var value: Int?
+  private let load: nonisolated(nonsending) @Sendable (Int) async throws -> Int
+  @Dependency(\.taskProvider) private var taskProvider
+
+  init(load: nonisolated(nonsending) @escaping @Sendable (Int) async throws -> Int) {
     self.load = load
   }
 
@@ -36,6 +54,58 @@ import TaskProvidingTesting
   }
 }
 
+/// The loader with its task handed back, for the hand-written test that awaits it.
+@MainActor final class HandWrittenLoader {
+  private(set) var value: Int?
+  private let load: @Sendable (Int) async throws -> Int
+
+  init(load: @escaping @Sendable (Int) async throws -> Int) {
+    self.load = load
+  }
+
+  func loadButtonTapped(_ input: Int) -> Task<Void, Never> {
+    Task { self.value = try? await self.load(input) }
+  }
+}
+
+/// The least a test can do to hold a call and answer it: one continuation each way, no
+/// timeouts, no records, no scope.
+final class HandOff: Sendable {
+  private struct State {
+    var call: CheckedContinuation<Int, any Error>?
+    var waiter: CheckedContinuation<Void, Never>?
+  }
+  private let state = Mutex(State())
+
+  /// The dependency: parks the caller and wakes the test.
+  @Sendable func call(_ input: Int) async throws -> Int {
+    try await withCheckedThrowingContinuation { continuation in
+      let waiter = state.withLock { state in
+        state.call = continuation
+        return state.waiter.take()
+      }
+      waiter?.resume()
+    }
+  }
+
+  /// Waits until a call is parked.
+  func nextCall(isolation: isolated (any Actor)? = #isolation) async {
+    await withCheckedContinuation(isolation: isolation) { continuation in
+      let ready = state.withLock { state in
+        if state.call != nil { return true }
+        state.waiter = continuation
+        return false
+      }
+      if ready { continuation.resume() }
+    }
+  }
+
+  /// Answers the parked call.
+  func answer(_ output: Int) {
+    state.withLock { $0.call.take() }?.resume(returning: output)
+  }
+}
+
 /// One test in each style; each returns whether its assertion held.
 enum EverydayStyle: String, CaseIterable, Sendable {
   /// The README's first style: a recording provider scoped to the test (what the
@@ -44,6 +114,13 @@ enum EverydayStyle: String, CaseIterable, Sendable {
   case recommended = "recording provider + ControlledFunction"
   /// The same test under `withSerialScheduler`.
   case serial = "the same, under withSerialScheduler"
+  /// The recommended style, for an app whose nonisolated async functions run on their
+  /// caller's actor: the dependency's call stays on the main actor.
+  case callerIsolated = "the same, dependency on the caller's actor"
+  /// The same hand-offs written by hand, without the toolkit: `Task { }`, a continuation to
+  /// wait for the call, one to answer it, `await task.value`. The floor of the recommended
+  /// style: what it costs beyond this is the toolkit's.
+  case handWritten = "floor: the same hand-offs, hand-written"
   /// The articles' starting point: spawn, yield once, assert.
   case naive = "naive: spawn, one Task.yield(), assert"
 
@@ -52,8 +129,31 @@ enum EverydayStyle: String, CaseIterable, Sendable {
     case .recommended: try await Self.recommendedTest()
     case .serial:
       try await MainActor.run { try withSerialScheduler { try await Self.recommendedTest() } }
+    case .callerIsolated: try await Self.callerIsolatedTest()
+    case .handWritten: await Self.handWrittenTest()
     case .naive: await Self.naiveTest()
     }
+  }
+
+  @MainActor static func callerIsolatedTest() async throws -> Bool {
+    try await withRecordingTaskProvider { _ in
+      let load = ControlledFunction<Int, Int>("load")
+      let loader = CallerIsolatedLoader(load: load.function)
+      loader.loadButtonTapped(3)
+      try await load.nextCall().answer(9)
+      try await RecordingTaskProvider.current.waitForAll()
+      return loader.value == 9
+    }
+  }
+
+  @MainActor static func handWrittenTest() async -> Bool {
+    let handOff = HandOff()
+    let loader = HandWrittenLoader(load: handOff.call)
+    let task = loader.loadButtonTapped(3)
+    await handOff.nextCall()
+    handOff.answer(9)
+    await task.value
+    return loader.value == 9
   }
 
   @MainActor static func recommendedTest() async throws -> Bool {
