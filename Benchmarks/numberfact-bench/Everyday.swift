@@ -210,9 +210,9 @@ func everydayFigures(runs: Int, tests: Int) async throws -> EverydayFigures {
       }
     }
     for style in EverydayStyle.allCases {
-      let total = elapsed[style, default: .zero]
-      figures.microseconds[style, default: []].append(
-        total.seconds * 1e6 / Double(perBlock * blocks))
+      let (seconds, attoseconds) = elapsed[style, default: .zero].components
+      let microseconds = Double(seconds) * 1e6 + Double(attoseconds) / 1e12
+      figures.microseconds[style, default: []].append(microseconds / Double(perBlock * blocks))
     }
   }
   return figures
