@@ -18,6 +18,8 @@ let package = Package(
     .library(name: "TaskProvidingTesting", targets: ["TaskProvidingTesting"]),
     .library(name: "FactClient", targets: ["FactClient"]),
     .library(name: "FactClientLive", targets: ["FactClientLive"]),
+    .library(name: "FactStore", targets: ["FactStore"]),
+    .library(name: "FactStoreSQLite", targets: ["FactStoreSQLite"]),
     .library(name: "NumberFactCore", targets: ["NumberFactCore"]),
     .library(name: "NumberFactTesting", targets: ["NumberFactTesting"]),
     .library(name: "NumberFactTUI", targets: ["NumberFactTUI"]),
@@ -53,6 +55,8 @@ let package = Package(
     // Already built for AsyncHTTPClient; named to read its error types.
     .package(url: "https://github.com/apple/swift-nio", from: "2.100.0"),
     .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.30.0"),
+    // The store: SQLite in WAL mode, migrations, concurrency across processes.
+    .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
     // `swift package generate-documentation --target TaskProvidingTesting`
     .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
   ],
@@ -114,6 +118,26 @@ let package = Package(
         app("NIOSSL", "swift-nio-ssl"),
       ]
     ),
+    // What the app remembers across runs, as an interface: facts seen, the session, the
+    // seen-first offline client. No database: the feature and its tests link this.
+    .target(
+      name: "FactStore",
+      dependencies: [
+        "FactClient",
+        "TaskProviding",
+        app("Dependencies", "swift-dependencies"),
+        app("IssueReporting", "xctest-dynamic-overlay"),
+      ]
+    ),
+    // The store on SQLite through GRDB: only the app, the benchmark and their tests.
+    .target(
+      name: "FactStoreSQLite",
+      dependencies: [
+        "FactClient",
+        "FactStore",
+        app("GRDB", "GRDB.swift"),
+      ]
+    ),
     .target(
       name: "NumberFactCore",
       dependencies: [
@@ -165,6 +189,8 @@ let package = Package(
       name: "numberfact",
       dependencies: [
         "FactClientLive",
+        "FactStore",
+        "FactStoreSQLite",
         "NumberFactCore",
         "NumberFactTUI",
         "TaskProviding",
@@ -270,6 +296,16 @@ let package = Package(
         app("Clocks", "swift-clocks"),
         app("ConcurrencyExtras", "swift-concurrency-extras"),
         app("Dependencies", "swift-dependencies"),
+        app("IssueReportingTestSupport", "xctest-dynamic-overlay"),
+      ]
+    ),
+    .testTarget(
+      name: "FactStoreTests",
+      dependencies: [
+        "FactClient",
+        "FactStore",
+        "FactStoreSQLite",
+        app("GRDB", "GRDB.swift"),
         app("IssueReportingTestSupport", "xctest-dynamic-overlay"),
       ]
     ),

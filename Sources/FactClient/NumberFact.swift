@@ -1,3 +1,5 @@
+import Foundation
+
 /// What kind of fact to ask for about a number.
 public enum FactKind: String, CaseIterable, Sendable {
   /// A general fact: "42 is the answer to life, the universe and everything."
@@ -26,6 +28,9 @@ public enum FactSource: Hashable, Sendable {
   case live
   /// Computed locally, without the network.
   case offline
+  /// Seen before and kept in the store: given again without asking the server. `host` says
+  /// which server first gave it, ``NumberFact/seen`` when it was seen.
+  case stored
 }
 
 /// A fact about a number.
@@ -45,11 +50,13 @@ public struct NumberFact: Hashable, Sendable {
   /// For an offline fact given in place of a live one, why the server was not asked or did
   /// not answer, as a phrase ("numbersapi.com did not answer in 5 s", "no network").
   public var offlineReason: String?
+  /// For a stored fact, when it was last seen.
+  public var seen: Date?
 
   /// Creates a fact.
   public init(
     number: Int, kind: FactKind, text: String, found: Bool = true, source: FactSource = .live,
-    host: String? = nil, offlineReason: String? = nil
+    host: String? = nil, offlineReason: String? = nil, seen: Date? = nil
   ) {
     self.number = number
     self.kind = kind
@@ -58,15 +65,23 @@ public struct NumberFact: Hashable, Sendable {
     self.source = source
     self.host = host
     self.offlineReason = offlineReason
+    self.seen = seen
   }
 
   /// Where the fact came from, as the end of a line a person reads after "— ":
-  /// "from numbersapi.com", "offline: no network", "offline fact, computed on this machine".
-  public var sourceLine: String {
+  /// "from numbersapi.com", "offline: no network", "offline fact, computed on this machine",
+  /// "seen 3 days ago, from numbersapi.com (offline: no network)".
+  public var sourceLine: String { sourceLine(now: Date()) }
+
+  /// ``sourceLine``, with a stored fact's age measured to `now`.
+  public func sourceLine(now: Date) -> String {
     switch source {
     case .live: "from \(host ?? "the fact server")"
     case .offline:
       offlineReason.map { "offline: \($0)" } ?? "offline fact, computed on this machine"
+    case .stored:
+      "\(SeenAge.phrase(seen: seen ?? now, now: now)), from \(host ?? "the fact server")"
+        + (offlineReason.map { " (offline: \($0))" } ?? "")
     }
   }
 }

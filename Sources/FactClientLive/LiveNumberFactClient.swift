@@ -144,13 +144,18 @@ extension NumberFactClient {
   /// Asks the server, and answers from ``offline`` when the network fails, with the reason:
   /// ``live(baseURL:timeout:)`` behind ``fallingBack(from:host:to:policy:clock:)``, so after
   /// a failure offline facts come at once for a while instead of after another timeout.
+  ///
+  /// - Parameter offline: What answers while the server cannot: by default facts computed on
+  ///   this machine; the app passes facts seen before first.
   public static func auto(
     baseURL: URL = defaultBaseURL,
     timeout: Duration = .seconds(5),
-    policy: FallbackPolicy = FallbackPolicy()
+    policy: FallbackPolicy = FallbackPolicy(),
+    offline: Self = .offline
   ) -> Self {
     fallingBack(
-      from: live(baseURL: baseURL, timeout: timeout), host: hostName(baseURL), policy: policy)
+      from: live(baseURL: baseURL, timeout: timeout), host: hostName(baseURL), to: offline,
+      policy: policy)
   }
 
   /// How facts and messages name the server: its host, and its port when it is not the

@@ -1,0 +1,136 @@
+import Dependencies
+import FactClient
+import Foundation
+import IssueReporting
+
+/// What the app remembers across runs: every fact shown, and where the person left off.
+///
+/// A witness struct, like ``NumberFactClient``: `inMemory()` for tests, ``disabled`` for
+/// `--no-store`, and the SQLite store in FactStoreSQLite for the app. Every operation may
+/// throw ``FactStoreError``; a caller shows the message once and goes on without the store.
+public struct FactStore: Sendable {
+  /// Records facts that were shown, seen at the given time. A fact already stored (the same
+  /// number, kind and text) moves to the top with the new time instead of appearing twice.
+  public var record: @Sendable (_ facts: [NumberFact], _ seen: Date) async throws -> Void
+
+  /// The stored facts, newest first.
+  public var history: @Sendable (_ query: HistoryQuery) async throws -> [NumberFact]
+
+  /// For each of `numbers` seen from the fact server as a fact of `kind`, the newest such
+  /// fact; its source is ``FactSource/stored`` and its `seen` says when. Numbers never seen
+  /// are absent.
+  public var seenFacts:
+    @Sendable (_ numbers: [Int], _ kind: FactKind) async throws -> [Int: NumberFact]
+
+  /// Forgets every stored fact; returns how many there were.
+  public var clearHistory: @Sendable () async throws -> Int
+
+  /// Where the person left off, if it was saved.
+  public var loadSession: @Sendable () async throws -> Session?
+
+  /// Saves where the person is now.
+  public var saveSession: @Sendable (_ session: Session) async throws -> Void
+
+  /// Creates a store from its operations.
+  public init(
+    record: @escaping @Sendable (_ facts: [NumberFact], _ seen: Date) async throws -> Void,
+    history: @escaping @Sendable (_ query: HistoryQuery) async throws -> [NumberFact],
+    seenFacts:
+      @escaping @Sendable (_ numbers: [Int], _ kind: FactKind) async throws -> [Int: NumberFact],
+    clearHistory: @escaping @Sendable () async throws -> Int,
+    loadSession: @escaping @Sendable () async throws -> Session?,
+    saveSession: @escaping @Sendable (_ session: Session) async throws -> Void
+  ) {
+    self.record = record
+    self.history = history
+    self.seenFacts = seenFacts
+    self.clearHistory = clearHistory
+    self.loadSession = loadSession
+    self.saveSession = saveSession
+  }
+
+  /// The most facts a store keeps; the oldest seen go first.
+  public static let historyLimit = 10_000
+
+  /// The newest fact about `number` of `kind` seen from the fact server, if any.
+  public func seenFact(_ number: Int, _ kind: FactKind) async throws -> NumberFact? {
+    try await seenFacts([number], kind)[number]
+  }
+}
+
+extension FactStore {
+  /// Where the person left off: the count and the kind.
+  public struct Session: Hashable, Sendable {
+    /// The number on the counter.
+    public var count: Int
+    /// The kind of fact asked for.
+    public var kind: FactKind
+
+    /// A session at `count`, asking for `kind`.
+    public init(count: Int, kind: FactKind) {
+      self.count = count
+      self.kind = kind
+    }
+  }
+
+  /// Which stored facts to read.
+  public struct HistoryQuery: Hashable, Sendable {
+    /// Only facts whose text contains this, ignoring case; all when `nil` or empty.
+    public var search: String?
+    /// At most this many, newest first.
+    public var limit: Int
+
+    /// A query; by default every fact the store keeps.
+    public init(search: String? = nil, limit: Int = FactStore.historyLimit) {
+      self.search = search
+      self.limit = limit
+    }
+
+    /// Whether `text` matches ``search``.
+    public func matches(_ text: String) -> Bool {
+      guard let search, !search.isEmpty else { return true }
+      return text.range(of: search, options: [.caseInsensitive, .diacriticInsensitive]) != nil
+    }
+  }
+
+  /// A store that keeps nothing and reads nothing: what `--no-store` uses.
+  public static let disabled = Self(
+    record: { _, _ in },
+    history: { _ in [] },
+    seenFacts: { _, _ in [:] },
+    clearHistory: { 0 },
+    loadSession: { nil },
+    saveSession: { _ in })
+}
+
+extension FactStore: TestDependencyKey {
+  /// Previews remember nothing.
+  public static let previewValue = Self.disabled
+
+  /// Fails the test that reaches it: a test must say what the store holds.
+  public static let testValue = Self(
+    record: { facts, _ in unimplemented("record(\(facts.count) facts)") },
+    history: { _ in unimplemented("history", []) },
+    seenFacts: { numbers, kind in unimplemented("seenFacts(\(numbers.count), .\(kind))", [:]) },
+    clearHistory: { unimplemented("clearHistory", 0) },
+    loadSession: { unimplemented("loadSession", nil) },
+    saveSession: { _ in unimplemented("saveSession") })
+
+  /// Reports the call as unimplemented and returns `placeholder`.
+  private static func unimplemented<T>(_ call: String, _ placeholder: T = ()) -> T {
+    reportIssue(
+      """
+      Unimplemented: @Dependency(\\.factStore).\(call) was called. Override it in the test, \
+      for example with FactStore.inMemory() or .disabled.
+      """)
+    return placeholder
+  }
+}
+
+extension DependencyValues {
+  /// What the app remembers across runs.
+  public var factStore: FactStore {
+    get { self[FactStore.self] }
+    set { self[FactStore.self] = newValue }
+  }
+}

@@ -1,0 +1,106 @@
+import FactClient
+import FactStore
+import FactStoreSQLite
+import Foundation
+import Testing
+
+/// What the SQLite store does with files it cannot use: it says so and leaves them alone.
+@Suite struct SQLiteStoreFaultTests {
+  static let fact = NumberFact(number: 1, kind: .trivia, text: "one", host: "numbersapi.com")
+
+  @Test func aFileThatIsNotADatabaseIsReportedAndLeftAsItIs() async throws {
+    let directory = TemporaryDirectory()
+    let path = directory.path + "/store.sqlite"
+    let garbage = Data((0..<4096).map { UInt8(truncatingIfNeeded: $0 &* 37 &+ 11) })
+    try garbage.write(to: URL(fileURLWithPath: path))
+    let store = FactStore.sqlite(at: path)
+    await #expect {
+      try await store.record([Self.fact], Date())
+    } throws: { error in
+      guard case .unreadable(let reported, _) = error as? FactStoreError else { return false }
+      return reported == path
+    }
+    await #expect(throws: FactStoreError.self) { try await store.history(.init()) }
+    await #expect(throws: FactStoreError.self) { try await store.seenFact(1, .trivia) }
+    #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == garbage)
+    let siblings = try FileManager.default.contentsOfDirectory(atPath: directory.path)
+    #expect(siblings == ["store.sqlite"])
+  }
+
+  @Test func aTruncatedDatabaseIsReportedAndLeftAsItIs() async throws {
+    let directory = TemporaryDirectory()
+    let path = directory.path + "/store.sqlite"
+    let store = FactStore.sqlite(at: path)
+    try await store.record(
+      (1...200).map { NumberFact(number: $0, kind: .math, text: "\($0)") }, Date())
+    // Only the main file, cut in half, as a crash of the disk might leave it.
+    try? FileManager.default.removeItem(atPath: path + "-wal")
+    try? FileManager.default.removeItem(atPath: path + "-shm")
+    let whole = try Data(contentsOf: URL(fileURLWithPath: path))
+    let half = whole.prefix(whole.count / 2)
+    try half.write(to: URL(fileURLWithPath: path))
+    let reopened = FactStore.sqlite(at: path)
+    do {
+      _ = try await reopened.history(.init())
+    } catch let error as FactStoreError {
+      #expect(error.description.contains(path))
+    }
+    #expect(try Data(contentsOf: URL(fileURLWithPath: path)).prefix(half.count) == half)
+  }
+
+  @Test func aDirectoryThatCannotBeWrittenIsReported() async throws {
+    let directory = TemporaryDirectory()
+    let readOnly = directory.path + "/read-only"
+    try FileManager.default.createDirectory(atPath: readOnly, withIntermediateDirectories: true)
+    #expect(chmod(readOnly, 0o555) == 0)
+    defer { _ = chmod(readOnly, 0o755) }
+    let store = FactStore.sqlite(at: readOnly + "/numberfact/store.sqlite")
+    if geteuid() == 0 {
+      // As root the directory is writable after all; the store simply works.
+      try await store.record([Self.fact], Date())
+      #expect(try await store.history(.init()).count == 1)
+    } else {
+      await #expect(throws: FactStoreError.self) { try await store.record([Self.fact], Date()) }
+    }
+  }
+
+  @Test func aMissingDirectoryIsCreated() async throws {
+    let directory = TemporaryDirectory()
+    let path = directory.path + "/a/b/numberfact/store.sqlite"
+    let store = FactStore.sqlite(at: path)
+    try await store.record([Self.fact], Date())
+    #expect(FileManager.default.fileExists(atPath: path))
+  }
+
+  @Test func twoStoresOnOneFileLoseNoWrite() async throws {
+    let directory = TemporaryDirectory()
+    let path = directory.path + "/store.sqlite"
+    let first = FactStore.sqlite(at: path)
+    let second = FactStore.sqlite(at: path)
+    try await withThrowingTaskGroup(of: Void.self) { group in
+      for number in 1...60 {
+        let store = number.isMultiple(of: 2) ? first : second
+        group.addTask {
+          try await store.record(
+            [NumberFact(number: number, kind: .trivia, text: "fact \(number)")], Date())
+        }
+      }
+      try await group.waitForAll()
+    }
+    let numbers = Set(try await first.history(.init()).map(\.number))
+    #expect(numbers == Set(1...60))
+  }
+
+  @Test func theDefaultPathFollowsXDG() {
+    #expect(
+      FactStore.defaultPath(environment: ["XDG_DATA_HOME": "/data", "HOME": "/home/a"])
+        == "/data/numberfact/store.sqlite")
+    #expect(
+      FactStore.defaultPath(environment: ["XDG_DATA_HOME": "relative", "HOME": "/home/a"])
+        == "/home/a/.local/share/numberfact/store.sqlite")
+    #expect(
+      FactStore.defaultPath(environment: ["XDG_DATA_HOME": "", "HOME": "/home/a"])
+        == "/home/a/.local/share/numberfact/store.sqlite")
+    #expect(FactStore.defaultPath(environment: [:]) == nil)
+  }
+}

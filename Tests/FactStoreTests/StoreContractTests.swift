@@ -1,0 +1,122 @@
+import FactClient
+import FactStore
+import FactStoreSQLite
+import Foundation
+import Testing
+
+/// The rules every store keeps, checked on the in-memory store and on SQLite alike.
+@Suite struct StoreContractTests {
+  /// A store under test, and the directory to remove afterwards.
+  enum Kind: String, CaseIterable, CustomTestStringConvertible {
+    case inMemory, sqlite
+    var testDescription: String { rawValue }
+
+    func make(limit: Int = FactStore.historyLimit) -> (FactStore, TemporaryDirectory?) {
+      switch self {
+      case .inMemory: return (.inMemory(limit: limit), nil)
+      case .sqlite:
+        let directory = TemporaryDirectory()
+        return (.sqlite(at: directory.path + "/store.sqlite", limit: limit), directory)
+      }
+    }
+  }
+
+  static let day = Date(timeIntervalSince1970: 1_700_000_000)
+
+  static func live(_ number: Int, _ text: String, kind: FactKind = .trivia) -> NumberFact {
+    NumberFact(number: number, kind: kind, text: text, host: "numbersapi.com")
+  }
+
+  @Test(arguments: Kind.allCases)
+  func historyIsNewestFirstAndARepeatMovesToTheTop(_ kind: Kind) async throws {
+    let (store, directory) = kind.make()
+    defer { _ = directory }
+    try await store.record([Self.live(1, "one")], Self.day)
+    try await store.record([Self.live(2, "two")], Self.day + 1)
+    try await store.record([Self.live(1, "one")], Self.day + 2)
+    let history = try await store.history(.init())
+    #expect(history.map(\.text) == ["one", "two"])
+    #expect(history.first?.seen == Self.day + 2)
+  }
+
+  @Test(arguments: Kind.allCases)
+  func theSameNumberWithAnotherKindOrTextIsAnotherEntry(_ kind: Kind) async throws {
+    let (store, directory) = kind.make()
+    defer { _ = directory }
+    try await store.record(
+      [Self.live(1, "one"), Self.live(1, "one", kind: .math), Self.live(1, "uno")], Self.day)
+    #expect(try await store.history(.init()).count == 3)
+  }
+
+  @Test(arguments: Kind.allCases)
+  func theOldestGoFirstPastTheLimit(_ kind: Kind) async throws {
+    let (store, directory) = kind.make(limit: 5)
+    defer { _ = directory }
+    // One batch larger than any trimming interval, then single writes past it.
+    try await store.record((1...300).map { Self.live($0, "fact \($0)") }, Self.day)
+    for number in 301...310 {
+      try await store.record([Self.live(number, "fact \(number)")], Self.day)
+    }
+    let history = try await store.history(.init())
+    #expect(history.count <= 5 + 128)
+    #expect(history.prefix(5).map(\.number) == [310, 309, 308, 307, 306])
+  }
+
+  @Test(arguments: Kind.allCases)
+  func searchIgnoresCaseAndLimitCounts(_ kind: Kind) async throws {
+    let (store, directory) = kind.make()
+    defer { _ = directory }
+    try await store.record(
+      [Self.live(1, "The Answer"), Self.live(2, "a prime"), Self.live(3, "answer again")],
+      Self.day)
+    let found = try await store.history(.init(search: "answer"))
+    #expect(found.map(\.number) == [3, 1])
+    #expect(try await store.history(.init(search: "answer", limit: 1)).map(\.number) == [3])
+  }
+
+  @Test(arguments: Kind.allCases)
+  func aSeenFactIsTheNewestLiveOneAndSaysWhen(_ kind: Kind) async throws {
+    let (store, directory) = kind.make()
+    defer { _ = directory }
+    try await store.record([Self.live(42, "old")], Self.day)
+    try await store.record([Self.live(42, "new")], Self.day + 60)
+    try await store.record(
+      [NumberFact(number: 42, kind: .trivia, text: "computed", source: .offline)], Self.day + 120)
+    let seen = try #require(try await store.seenFact(42, .trivia))
+    #expect(seen.text == "new")
+    #expect(seen.source == .stored)
+    #expect(seen.host == "numbersapi.com")
+    #expect(seen.seen == Self.day + 60)
+    #expect(try await store.seenFact(42, .math) == nil)
+    #expect(try await store.seenFact(7, .trivia) == nil)
+  }
+
+  @Test(arguments: Kind.allCases)
+  func aStoredFactIsNotStoredAgain(_ kind: Kind) async throws {
+    let (store, directory) = kind.make()
+    defer { _ = directory }
+    try await store.record([Self.live(5, "five")], Self.day)
+    let seen = try #require(try await store.seenFact(5, .trivia))
+    try await store.record([seen], Self.day + 100)
+    #expect(try await store.history(.init()).first?.seen == Self.day)
+  }
+
+  @Test(arguments: Kind.allCases)
+  func clearEmptiesHistoryAndSaysHowMany(_ kind: Kind) async throws {
+    let (store, directory) = kind.make()
+    defer { _ = directory }
+    try await store.record([Self.live(1, "a"), Self.live(2, "b")], Self.day)
+    #expect(try await store.clearHistory() == 2)
+    #expect(try await store.history(.init()).isEmpty)
+  }
+
+  @Test(arguments: Kind.allCases)
+  func theSessionIsKept(_ kind: Kind) async throws {
+    let (store, directory) = kind.make()
+    defer { _ = directory }
+    #expect(try await store.loadSession() == nil)
+    try await store.saveSession(.init(count: -7, kind: .year))
+    try await store.saveSession(.init(count: Int.max, kind: .math))
+    #expect(try await store.loadSession() == .init(count: Int.max, kind: .math))
+  }
+}
