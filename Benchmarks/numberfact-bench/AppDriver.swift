@@ -219,6 +219,10 @@ func spawnOnTerminal(_ binary: String, _ arguments: [String], terminal: String) 
   var environment = ProcessInfo.processInfo.environment
   environment["TERM"] = "xterm-256color"
   environment["NO_COLOR"] = nil
+  // A store of the run's own: the benchmark neither reads nor fills the person's.
+  let home = NSTemporaryDirectory() + "numberfact-bench-home-\(getpid())"
+  environment["XDG_DATA_HOME"] = home + "/data"
+  environment["XDG_CONFIG_HOME"] = home + "/config"
   let argv = ([binary] + arguments).map { strdup($0) } + [nil]
   let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
   defer {

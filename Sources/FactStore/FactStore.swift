@@ -10,7 +10,8 @@ import IssueReporting
 /// throw ``FactStoreError``; a caller shows the message once and goes on without the store.
 public struct FactStore: Sendable {
   /// Records facts that were shown, seen at the given time. A fact already stored (the same
-  /// number, kind and text) moves to the top with the new time instead of appearing twice.
+  /// number, kind and text) moves to the top with the new time instead of appearing twice;
+  /// a ``FactSource/stored`` fact shown again is one.
   public var record: @Sendable (_ facts: [NumberFact], _ seen: Date) async throws -> Void
 
   /// The stored facts, newest first.

@@ -56,7 +56,8 @@ private final class Memory: Sendable {
   func record(_ facts: [NumberFact], seen: Date) {
     state.withLock { state in
       for var fact in facts {
-        if fact.source == .stored { continue }
+        // A stored fact came from the server; shown again, it is seen again.
+        if fact.source == .stored { fact.source = .live }
         fact.seen = seen
         fact.offlineReason = nil
         state.entries.removeAll {

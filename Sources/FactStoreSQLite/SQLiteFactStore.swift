@@ -101,7 +101,6 @@ private actor SQLiteDatabase {
   }
 
   func record(_ facts: [NumberFact], seen: Date) async throws {
-    let facts = facts.filter { $0.source != .stored }
     guard !facts.isEmpty else { return }
     let limit = limit
     try await access {
@@ -119,7 +118,7 @@ private actor SQLiteDatabase {
               """,
             arguments: [
               fact.number, fact.kind.rawValue, fact.text, fact.found,
-              fact.source == .live ? "live" : "offline", fact.host,
+              fact.source == .offline ? "offline" : "live", fact.host,
               seen.timeIntervalSince1970, position,
             ])
         }

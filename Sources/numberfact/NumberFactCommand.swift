@@ -1,6 +1,7 @@
 import ArgumentParser
 import Dependencies
 import FactClientLive
+import FactStore
 import Foundation
 import NumberFactCore
 import NumberFactTUI
@@ -19,6 +20,7 @@ struct NumberFactCommand: AsyncParsableCommand {
       numberfact [--count <n>] [--kind <kind>] [--source <source>] [--base-url <url>] [--timeout <s>]
         (no subcommand: the interactive app, in this terminal)
       numberfact fact <numbers> ... [--kind <kind>] [--json] [options]
+      numberfact history [--search <text>] [--json] [--clear]
       """,
     discussion: """
       Keys in the app: + = Up k count up; - _ Down j count down; PgUp PgDn by 100; 0-9 or g \
@@ -28,18 +30,23 @@ struct NumberFactCommand: AsyncParsableCommand {
       set.
       """,
     version: numberfactVersion,
-    subcommands: [Fact.self]
+    subcommands: [Fact.self, History.self]
   )
 
   @OptionGroup var client: ClientOptions
+
+  @OptionGroup var store: StoreOptions
 
   // Unconditional, so a negative start such as `--count -5` is a value, not an option.
   @Option(parsing: .unconditional, help: "The number to start at.")
   var count: Int = 0
 
   func run() async throws {
+    let factStore = store.makeStore()
+    let warnings = StoreWarnings()
     let reason = try await Interactive.run(
-      client: client.makeClient(), kind: client.kind, count: count)
+      client: client.makeClient(store: factStore, warnings: warnings), kind: client.kind,
+      count: count)
     if case .signal(let signal) = reason { throw ExitCode(128 + signal) }
   }
 
@@ -144,8 +151,11 @@ struct Fact: AsyncParsableCommand {
   @Option(help: "With random: the largest number to pick.")
   var max: Int?
 
-  @Flag(help: "Print JSON: number, kind, text, found, source, and host or offlineReason.")
+  @Flag(
+    help: "Print JSON: number, kind, text, found, source, and host, offlineReason or seen.")
   var json = false
+
+  @OptionGroup var store: StoreOptions
 
   /// What the operands ask for.
   enum Request: Equatable {
@@ -235,7 +245,9 @@ struct Fact: AsyncParsableCommand {
   func run() async throws {
     let request = try request()
     let facts: [NumberFact]
-    let factClient = client.makeClient()
+    let factStore = store.makeStore()
+    let warnings = StoreWarnings()
+    let factClient = client.makeClient(store: factStore, warnings: warnings)
     do {
       switch request {
       case .random(let range): facts = [try await factClient.random(client.kind, range)]
@@ -257,6 +269,12 @@ struct Fact: AsyncParsableCommand {
     if let reason = facts.lazy.compactMap(\.offlineReason).first {
       printError("offline \(facts.count == 1 ? "fact" : "facts"): \(reason)")
     }
+    let stored = facts.filter { $0.source == .stored }
+    if let newest = stored.compactMap(\.seen).max() {
+      let what = stored.count == 1 ? "fact" : "\(stored.count) facts"
+      printError("\(what) from the store, \(SeenAge.phrase(seen: newest, now: Date()))")
+    }
+    await warnings.tolerating { try await factStore.record(facts, Date()) }
   }
 }
 
@@ -293,13 +311,16 @@ struct ClientOptions: ParsableArguments {
     }
   }
 
-  func makeClient() -> NumberFactClient {
+  /// The client these options choose. Offline facts, in `offline` and in `auto`'s fallback,
+  /// come from `store` first: what was seen before, then what can be computed.
+  func makeClient(store: FactStore, warnings: StoreWarnings) -> NumberFactClient {
     let url = URL(string: baseURL) ?? NumberFactClient.defaultBaseURL
     let duration = Duration.milliseconds(Int64((timeout * 1000).rounded()))
+    let offline = NumberFactClient.seenFirst(store: store, storeFailed: warnings.report)
     switch source {
-    case .auto: return .auto(baseURL: url, timeout: duration)
+    case .auto: return .auto(baseURL: url, timeout: duration, offline: offline)
     case .live: return .live(baseURL: url, timeout: duration)
-    case .offline: return .offline
+    case .offline: return offline
     }
   }
 }
@@ -313,15 +334,23 @@ struct FactJSON: Encodable {
   var source: String
   var host: String?
   var offlineReason: String?
+  /// For a stored fact, and in `history`: when it was seen, in ISO 8601.
+  var seen: String?
 
   init(_ fact: NumberFact) {
     number = fact.number
     kind = fact.kind.rawValue
     text = fact.text
     found = fact.found
-    source = fact.source == .live ? "live" : "offline"
+    source =
+      switch fact.source {
+      case .live: "live"
+      case .offline: "offline"
+      case .stored: "stored"
+      }
     host = fact.host
     offlineReason = fact.offlineReason
+    seen = fact.seen.map { $0.formatted(.iso8601) }
   }
 
   /// One line of JSON, keys sorted.

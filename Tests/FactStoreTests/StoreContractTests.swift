@@ -92,13 +92,17 @@ import Testing
   }
 
   @Test(arguments: Kind.allCases)
-  func aStoredFactIsNotStoredAgain(_ kind: Kind) async throws {
+  func aStoredFactShownAgainMovesToTheTopAsALiveOne(_ kind: Kind) async throws {
     let (store, directory) = kind.make()
     defer { _ = directory }
-    try await store.record([Self.live(5, "five")], Self.day)
+    try await store.record([Self.live(5, "five"), Self.live(6, "six")], Self.day)
     let seen = try #require(try await store.seenFact(5, .trivia))
     try await store.record([seen], Self.day + 100)
-    #expect(try await store.history(.init()).first?.seen == Self.day)
+    let history = try await store.history(.init())
+    #expect(history.map(\.number) == [5, 6])
+    #expect(history.first?.seen == Self.day + 100)
+    #expect(history.first?.source == .live)
+    #expect(try await store.seenFact(5, .trivia)?.seen == Self.day + 100)
   }
 
   @Test(arguments: Kind.allCases)

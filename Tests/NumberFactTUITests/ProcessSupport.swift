@@ -20,13 +20,20 @@ struct ProcessResult: Sendable {
 /// through a descriptor the child inherits: a daemon the child starts (a tmux server)
 /// inherits it too, and the exit is never seen. Output goes to files for the same reason,
 /// and the child inherits no other descriptor.
+///
+/// The child's `XDG_DATA_HOME` and `XDG_CONFIG_HOME` are a directory of its own, removed when
+/// it exits, unless `home` names one: a test never reads or writes the store or the settings
+/// of the person running it, nor another test's.
 func runProcess(
-  _ executable: URL, _ arguments: [String]
+  _ executable: URL, _ arguments: [String], home: String? = nil,
+  environment overrides: [String: String] = [:]
 ) async throws -> ProcessResult {
   let base = NSTemporaryDirectory() + "numberfact-process-\(UUID().uuidString)"
+  let ownHome = home == nil ? base + ".home" : nil
   defer {
     unlink(base + ".out")
     unlink(base + ".err")
+    if let ownHome { try? FileManager.default.removeItem(atPath: ownHome) }
   }
   var actions = posix_spawn_file_actions_t()
   posix_spawn_file_actions_init(&actions)
@@ -38,7 +45,11 @@ func runProcess(
   // test's server would keep that server's connections open after it closes them.
   closeFrom3(&actions)
 
-  let environment = ProcessInfo.processInfo.environment
+  var environment = ProcessInfo.processInfo.environment
+  let stateHome = home ?? ownHome ?? base
+  environment["XDG_DATA_HOME"] = stateHome + "/data"
+  environment["XDG_CONFIG_HOME"] = stateHome + "/config"
+  environment.merge(overrides) { _, override in override }
   let argv = ([executable.path] + arguments).map { strdup($0) } + [nil]
   let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
   defer {
@@ -98,14 +109,22 @@ final class TmuxSession: Sendable {
   let tmux: URL
   let socket: String
   let fifo: String
+  /// The session's `XDG_DATA_HOME` and `XDG_CONFIG_HOME` parent, which the tmux server and so
+  /// the app inherit: the app's store is the session's own.
+  let home: String
+  private let ownsHome: Bool
   private let reader: Int32
   private let keepOpen: Int32
 
-  init(tmux: URL, command: String, columns: Int = 80, rows: Int = 24) async throws {
+  init(
+    tmux: URL, command: String, columns: Int = 80, rows: Int = 24, home: String? = nil
+  ) async throws {
     self.tmux = tmux
     let id = "\(getpid())-\(UUID().uuidString.prefix(8))"
     socket = "numberfact-test-\(id)"
     fifo = NSTemporaryDirectory() + "numberfact-pane-\(id)"
+    self.home = home ?? NSTemporaryDirectory() + "numberfact-home-\(id)"
+    ownsHome = home == nil
     guard mkfifo(fifo, 0o600) == 0 else { throw POSIXError(.EEXIST) }
     reader = open(fifo, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
     // Our own writer keeps the FIFO from reporting hang-up before tmux opens it.
@@ -124,11 +143,12 @@ final class TmuxSession: Sendable {
     close(reader)
     close(keepOpen)
     unlink(fifo)
+    if ownsHome { try? FileManager.default.removeItem(atPath: home) }
   }
 
   @discardableResult
   func run(_ arguments: String...) async throws -> ProcessResult {
-    try await runProcess(tmux, ["-L", socket, "-f", "/dev/null"] + arguments)
+    try await runProcess(tmux, ["-L", socket, "-f", "/dev/null"] + arguments, home: home)
   }
 
   /// The screen as text, one line per row.
@@ -137,7 +157,7 @@ final class TmuxSession: Sendable {
   }
 
   func send(_ keys: String...) async throws {
-    _ = try await runProcess(tmux, ["-L", socket, "send-keys", "-t", "app"] + keys)
+    _ = try await runProcess(tmux, ["-L", socket, "send-keys", "-t", "app"] + keys, home: home)
   }
 
   func resize(columns: Int, rows: Int) async throws {

@@ -1,0 +1,46 @@
+import ArgumentParser
+import FactClient
+import FactStore
+import FactStoreSQLite
+import Foundation
+import Synchronization
+
+/// The options that choose the store: where facts seen and the session are kept.
+struct StoreOptions: ParsableArguments {
+  @Flag(help: "Neither read nor write the store of facts seen (history, offline facts).")
+  var noStore = false
+
+  /// The store these options choose: the SQLite file under `$XDG_DATA_HOME`, or none.
+  func makeStore(environment: [String: String] = ProcessInfo.processInfo.environment)
+    -> FactStore
+  {
+    guard !noStore, let path = FactStore.defaultPath(environment: environment) else {
+      return .disabled
+    }
+    return .sqlite(at: path)
+  }
+}
+
+/// Says each kind of store failure once per run, on stderr: a store that cannot be read is
+/// one line, not one per fact.
+final class StoreWarnings: Sendable {
+  private let said = Mutex<Set<String>>([])
+
+  /// Prints `error` unless the same message was printed already.
+  func report(_ error: FactStoreError) {
+    let message = error.description
+    guard said.withLock({ $0.insert(message).inserted }) else { return }
+    printError(message)
+  }
+
+  /// Runs `operation`, reporting a store failure instead of throwing it.
+  func tolerating(_ operation: () async throws -> Void) async {
+    do {
+      try await operation()
+    } catch let error as FactStoreError {
+      report(error)
+    } catch {
+      printError("\(error)")
+    }
+  }
+}

@@ -1,0 +1,121 @@
+import FactServerSupport
+import Foundation
+import Testing
+
+/// The store on the real binary: what `fact` remembers, what `history` prints, and what
+/// happens to a store that cannot be used. Each test has a home of its own.
+@Suite(.timeLimit(.minutes(2)))
+struct StoreProcessTests {
+  /// A directory standing in for the person's `XDG_DATA_HOME` parent, removed afterwards.
+  final class Home: Sendable {
+    let path = NSTemporaryDirectory() + "numberfact-store-home-\(UUID().uuidString)"
+    var store: String { path + "/data/numberfact/store.sqlite" }
+    deinit { try? FileManager.default.removeItem(atPath: path) }
+
+    func run(_ arguments: [String]) async throws -> ProcessResult {
+      try await runProcess(numberfactBinary, arguments, home: path)
+    }
+  }
+
+  @Test func aLiveFactSeenOnceIsGivenOfflineLaterAndSaysSo() async throws {
+    let home = Home()
+    let server = try await FactServer(body: factJSON(text: "5 is a live fact.", number: "5"))
+    defer { Task { await server.stop() } }
+    let live = try await home.run(["fact", "5", "--base-url", server.baseURL.absoluteString])
+    #expect(live.status == 0)
+    #expect(live.stdout == "5 is a live fact.\n")
+
+    let offline = try await home.run(["fact", "5", "--source", "offline"])
+    #expect(offline.status == 0)
+    #expect(offline.stdout == "5 is a live fact.\n")
+    #expect(offline.stderr == "numberfact: fact from the store, seen just now\n")
+
+    let unreachable = try await FactServer.closedPortURL().absoluteString
+    let auto = try await home.run(["fact", "5", "6", "--base-url", unreachable, "--json"])
+    #expect(auto.status == 0)
+    let facts = try #require(
+      try JSONSerialization.jsonObject(with: Data(auto.stdout.utf8)) as? [[String: Any]])
+    #expect(facts.map { $0["source"] as? String } == ["stored", "offline"])
+    #expect(facts.first?["text"] as? String == "5 is a live fact.")
+    #expect((facts.first?["seen"] as? String)?.hasSuffix("Z") == true)
+    #expect(auto.stderr.contains("offline facts: cannot reach 127.0.0.1"))
+  }
+
+  @Test func historyIsNewestFirstSearchableAndClearable() async throws {
+    let home = Home()
+    _ = try await home.run(["fact", "1..3", "--source", "offline"])
+    _ = try await home.run(["fact", "2", "--source", "offline"])
+    let history = try await home.run(["history"])
+    #expect(history.status == 0)
+    #expect(history.stdout.split(separator: "\n").map { $0.prefix(2) } == ["2 ", "3 ", "1 "])
+
+    let json = try await home.run(["history", "--json", "--search", "MERSENNE"])
+    let entries = try #require(
+      try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]])
+    #expect(entries.map { $0["number"] as? Int } == [3])
+    for key in ["number", "kind", "text", "source", "seen"] {
+      #expect(entries.first?[key] != nil, "\(key)")
+    }
+
+    // Standard input is not a terminal here, so it does not ask.
+    let clear = try await home.run(["history", "--clear"])
+    #expect(clear.status == 0)
+    #expect(clear.stderr == "numberfact: forgot 3 facts\n")
+    #expect(try await home.run(["history"]).stdout.isEmpty)
+  }
+
+  @Test func noStoreNeitherReadsNorWrites() async throws {
+    let home = Home()
+    _ = try await home.run(["fact", "7", "--source", "offline", "--no-store"])
+    #expect(!FileManager.default.fileExists(atPath: home.store))
+    _ = try await home.run(["fact", "7", "--source", "offline"])
+    let history = try await home.run(["history", "--no-store"])
+    #expect(history.status == 0)
+    #expect(history.stdout.isEmpty)
+  }
+
+  @Test func aCorruptStoreIsSaidOnceAndLeftAsItIs() async throws {
+    let home = Home()
+    try FileManager.default.createDirectory(
+      atPath: (home.store as NSString).deletingLastPathComponent,
+      withIntermediateDirectories: true)
+    let garbage = Data(repeating: 0xA5, count: 8192)
+    try garbage.write(to: URL(fileURLWithPath: home.store))
+    let result = try await home.run(["fact", "1..20", "--source", "offline"])
+    #expect(result.status == 0)
+    #expect(result.stdout.split(separator: "\n").count == 20)
+    let lines = result.stderr.split(separator: "\n")
+    #expect(lines.count == 1)
+    #expect(lines.first?.contains("cannot be read") == true)
+    #expect(lines.first?.contains(home.store) == true)
+    #expect(try Data(contentsOf: URL(fileURLWithPath: home.store)) == garbage)
+
+    let history = try await home.run(["history"])
+    #expect(history.status == 1)
+    #expect(history.stderr.contains("cannot be read"))
+  }
+
+  @Test func aDirectoryThatCannotBeMadeIsSaidOnceAndFactsStillCome() async throws {
+    // Not even root may make a directory under /proc.
+    let result = try await runProcess(
+      numberfactBinary, ["fact", "1..5", "--source", "offline"],
+      environment: ["XDG_DATA_HOME": "/proc/numberfact-none"])
+    #expect(result.status == 0)
+    #expect(result.stdout.split(separator: "\n").count == 5)
+    #expect(result.stderr.split(separator: "\n").count == 1)
+    #expect(result.stderr.contains("Cannot create /proc/numberfact-none/numberfact"))
+  }
+
+  @Test func twoProcessesWritingAtOnceLoseNothing() async throws {
+    let home = Home()
+    async let first = home.run(["fact", "1..30", "--source", "offline"])
+    async let second = home.run(["fact", "31..60", "--source", "offline"])
+    let (a, b) = try await (first, second)
+    #expect(a.status == 0 && b.status == 0)
+    #expect(a.stderr.isEmpty && b.stderr.isEmpty)
+    let history = try await home.run(["history", "--json"])
+    let entries = try #require(
+      try JSONSerialization.jsonObject(with: Data(history.stdout.utf8)) as? [[String: Any]])
+    #expect(Set(entries.compactMap { $0["number"] as? Int }) == Set(1...60))
+  }
+}
