@@ -142,6 +142,7 @@ let package = Package(
       name: "NumberFactCore",
       dependencies: [
         "FactClient",
+        "FactStore",
         "TaskProviding",
         app("Dependencies", "swift-dependencies"),
         app("IssueReporting", "xctest-dynamic-overlay"),

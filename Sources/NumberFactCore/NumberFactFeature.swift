@@ -1,5 +1,7 @@
 import Dependencies
 @_exported import FactClient
+@_exported import FactStore
+import Foundation
 import Observation
 import TaskProviding
 
@@ -25,19 +27,33 @@ public final class NumberFactFeature {
   public private(set) var isLoading: Bool
   /// Why the latest request failed, in one line a person can read.
   public private(set) var errorMessage: String?
-  /// The facts seen this session, oldest first; at most ``historyLimit``, the oldest
+  /// The facts seen, oldest first: those of earlier runs once ``restoreFromStore(session:)``
+  /// has read them, then this session's. A fact seen again (the same number, kind and text)
+  /// moves to the end instead of appearing twice. At most ``historyLimit``, the oldest
   /// dropped first.
   public private(set) var history: [NumberFact] = []
   /// Which entry of ``history`` is on screen, when the fact shown is one of them.
   public private(set) var historyIndex: Int?
 
+  /// Why the store could not be used, once: the first failure is kept, later ones are the
+  /// same news.
+  public private(set) var storeMessage: String?
+
   /// The most facts ``history`` keeps.
-  public static let historyLimit = 100
+  public static let historyLimit = 1_000
 
   // Resolved once, at init, into plain values: a dump of the model (a test's failure
   // message) then shows which client and provider it uses, not the dependency machinery.
   @ObservationIgnored private let numberFact: NumberFactClient
   @ObservationIgnored private let taskProvider: any TaskProvider
+  @ObservationIgnored private let store: FactStore?
+  @ObservationIgnored private let now: @Sendable () -> Date
+  /// The latest write to the store. Each write waits for the one before it, so the store
+  /// keeps facts in the order they were shown, whatever order the writes are scheduled in.
+  @ObservationIgnored private var lastWrite: Task<Void, Never>?
+  /// Whether the person has moved the count or kind, or asked for a fact, since the feature
+  /// was made: a session read from the store later must not undo that.
+  @ObservationIgnored private var hasMoved = false
 
   /// The in-flight request. Its `id` is how a request knows, when it ends, whether it is
   /// still the latest: handles cannot be compared from inside the task they belong to.
@@ -46,20 +62,32 @@ public final class NumberFactFeature {
 
   /// Creates the feature; its fact client and task provider come from the dependencies
   /// current at this call.
-  public convenience init(count: Int = 0, kind: FactKind = .trivia) {
+  ///
+  /// - Parameter store: Where facts shown are kept and earlier runs' are read; `nil`, the
+  ///   default, remembers nothing.
+  public convenience init(count: Int = 0, kind: FactKind = .trivia, store: FactStore? = nil) {
     @Dependency(\.numberFact) var numberFact
     @Dependency(\.taskProvider) var taskProvider
-    self.init(count: count, kind: kind, numberFact: numberFact, taskProvider: taskProvider)
+    self.init(
+      count: count, kind: kind, numberFact: numberFact, taskProvider: taskProvider,
+      store: store)
   }
 
   /// Creates the feature with the given fact client and task provider, without consulting
   /// the dependency system: what a test that builds thousands of features uses.
+  ///
+  /// - Parameters:
+  ///   - store: Where facts shown are kept; `nil` remembers nothing.
+  ///   - now: The time a fact is recorded as seen.
   public init(
     count: Int = 0, kind: FactKind = .trivia,
-    numberFact: NumberFactClient, taskProvider: any TaskProvider
+    numberFact: NumberFactClient, taskProvider: any TaskProvider,
+    store: FactStore? = nil, now: @escaping @Sendable () -> Date = { Date() }
   ) {
     self.numberFact = numberFact
     self.taskProvider = taskProvider
+    self.store = store
+    self.now = now
     self.count = count
     self.kind = kind
     self.fact = nil
@@ -70,7 +98,8 @@ public final class NumberFactFeature {
   /// Everything on screen, as one value: what a view draws and what a test compares.
   public var state: State {
     State(
-      count: count, kind: kind, fact: fact, isLoading: isLoading, errorMessage: errorMessage)
+      count: count, kind: kind, fact: fact, isLoading: isLoading, errorMessage: errorMessage,
+      storeMessage: storeMessage)
   }
 
   /// Where the fact on screen is in ``history``, when it is one of its entries.
@@ -180,6 +209,7 @@ public final class NumberFactFeature {
   private func startRequest(
     name: String, _ operation: @escaping @Sendable () async throws -> NumberFact
   ) -> Task<Void, Never> {
+    hasMoved = true
     cancelRequest()
     lastRequestID += 1
     let id = lastRequestID
@@ -223,6 +253,7 @@ public final class NumberFactFeature {
   /// number (spawned through the task provider, not awaited).
   public func nextKindButtonTapped() {
     let wasShowingFact = fact != nil
+    hasMoved = true
     cancelRequest()
     kind = kind.next
     fact = nil
@@ -232,6 +263,7 @@ public final class NumberFactFeature {
   }
 
   private func setCount(_ value: Int) {
+    hasMoved = true
     cancelRequest()
     count = value
     fact = nil
@@ -257,16 +289,105 @@ public final class NumberFactFeature {
       // A random fact decides the number; for the others it is the count already.
       count = value.number
       fact = value
-      history.append(value)
-      if history.count > Self.historyLimit {
-        history.removeFirst(history.count - Self.historyLimit)
-      }
-      historyIndex = history.count - 1
+      addToHistory(value)
+      remember(value)
     case .failure(let error):
       // A cancelled caller ends the request quietly, whatever its client threw for it.
       if error is CancellationError || Task.isCancelled { return }
       errorMessage = Self.message(for: error)
     }
+  }
+
+  /// Appends `fact` to ``history``, moving it there if it was seen already, and points
+  /// ``historyIndex`` at it.
+  private func addToHistory(_ fact: NumberFact) {
+    history.removeAll { Self.isSameEntry($0, fact) }
+    history.append(fact)
+    if history.count > Self.historyLimit {
+      history.removeFirst(history.count - Self.historyLimit)
+    }
+    historyIndex = history.count - 1
+  }
+
+  private nonisolated static func isSameEntry(_ a: NumberFact, _ b: NumberFact) -> Bool {
+    a.number == b.number && a.kind == b.kind && a.text == b.text
+  }
+
+  /// Writes `fact`, and where the person is, to the store, after the writes before it.
+  private func remember(_ fact: NumberFact) {
+    guard let store else { return }
+    let seen = now()
+    let session = FactStore.Session(count: count, kind: kind)
+    let previous = lastWrite
+    lastWrite = taskProvider.task(name: "store \(fact.number) \(fact.kind)") {
+      await previous?.value
+      do {
+        try await store.record([fact], seen)
+        try await store.saveSession(session)
+      } catch {
+        self.storeFailed(error)
+      }
+    }
+  }
+
+  /// Waits until every write to the store so far has ended.
+  public func storeWritesEnded() async {
+    await lastWrite?.value
+  }
+
+  /// Writes where the person is (the count and kind) to the store, after the writes before
+  /// it, and returns when it has ended: what the app does as it quits.
+  public func rememberSession() async {
+    guard let store else { return }
+    let session = FactStore.Session(count: count, kind: kind)
+    let previous = lastWrite
+    let write = taskProvider.task(name: "store the session") {
+      await previous?.value
+      do {
+        try await store.saveSession(session)
+      } catch {
+        self.storeFailed(error)
+      }
+    }
+    lastWrite = write
+    await write.value
+  }
+
+  /// Reads the facts of earlier runs into ``history``, before this session's, and, when
+  /// `session` is true, moves to the count and kind where the person left off, unless they
+  /// have already moved. Returns when that is done; a store that fails sets
+  /// ``storeMessage`` and changes nothing else.
+  public func restoreFromStore(session: Bool) async {
+    guard let store else { return }
+    let task = taskProvider.task(name: "restore from store") {
+      do {
+        let stored = try await store.history(.init(limit: Self.historyLimit))
+        let left = session ? try await store.loadSession() : nil
+        self.restore(stored, left)
+      } catch {
+        self.storeFailed(error)
+      }
+    }
+    await task.value
+  }
+
+  private func restore(_ stored: [NumberFact], _ session: FactStore.Session?) {
+    let earlier = stored.reversed().filter { entry in
+      !history.contains { Self.isSameEntry($0, entry) }
+    }
+    let room = Self.historyLimit - history.count
+    let kept = Array(earlier.suffix(max(0, room)))
+    history = kept + history
+    if let index = historyIndex { historyIndex = index + kept.count }
+    if let session, !hasMoved {
+      count = session.count
+      kind = session.kind
+    }
+  }
+
+  private func storeFailed(_ error: any Error) {
+    if error is CancellationError || storeMessage != nil { return }
+    storeMessage = FactText.sanitize("\(error)", maximumLength: 300)
   }
 
   /// The one-line message shown for a failed request.
@@ -294,17 +415,20 @@ extension NumberFactFeature {
     public var isLoading: Bool
     /// Why the latest request failed.
     public var errorMessage: String?
+    /// Why the store could not be used.
+    public var storeMessage: String?
 
     /// Creates a snapshot; the defaults are those of a new feature.
     public init(
       count: Int = 0, kind: FactKind = .trivia, fact: NumberFact? = nil,
-      isLoading: Bool = false, errorMessage: String? = nil
+      isLoading: Bool = false, errorMessage: String? = nil, storeMessage: String? = nil
     ) {
       self.count = count
       self.kind = kind
       self.fact = fact
       self.isLoading = isLoading
       self.errorMessage = errorMessage
+      self.storeMessage = storeMessage
     }
   }
 }

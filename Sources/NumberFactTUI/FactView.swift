@@ -115,9 +115,17 @@ public enum FactView {
     return [Row(header)] + truncate(body, to: size.rows - 1, width: width)
   }
 
-  /// The part under the count: help, the spinner, the error, the fact, or a prompt.
+  /// The part under the count: help, the spinner, the error, the fact, or a prompt; then,
+  /// under the fact, why the store could not be used.
   private static func bodyRows(_ state: ViewState, width: Int) -> [Row] {
     guard width > 0 else { return [] }
+    let rows = mainRows(state, width: width)
+    guard let message = state.feature.storeMessage, state.prompt == nil, !state.showsHelp
+    else { return rows }
+    return rows + [Row()] + wrapped(safe(message), .source, width)
+  }
+
+  private static func mainRows(_ state: ViewState, width: Int) -> [Row] {
     let feature = state.feature
     if let prompt = state.prompt {
       // What was refused comes first: on a small screen the help is what gets cut.

@@ -38,15 +38,18 @@ struct NumberFactCommand: AsyncParsableCommand {
   @OptionGroup var store: StoreOptions
 
   // Unconditional, so a negative start such as `--count -5` is a value, not an option.
-  @Option(parsing: .unconditional, help: "The number to start at.")
-  var count: Int = 0
+  @Option(
+    parsing: .unconditional,
+    help: "The number to start at (default: where you left off, or 0).")
+  var count: Int?
 
   func run() async throws {
     let factStore = store.makeStore()
     let warnings = StoreWarnings()
     let reason = try await Interactive.run(
       client: client.makeClient(store: factStore, warnings: warnings), kind: client.kind,
-      count: count)
+      count: count ?? 0, store: store.noStore ? nil : factStore,
+      restoresSession: count == nil && client.kindOption == nil)
     if case .signal(let signal) = reason { throw ExitCode(128 + signal) }
   }
 
@@ -293,8 +296,16 @@ struct ClientOptions: ParsableArguments {
   @Option(help: "The fact server's base URL.")
   var baseURL: String = NumberFactClient.defaultBaseURL.absoluteString
 
-  @Option(help: "The kind of fact: trivia, math, date or year.")
-  var kind: FactKind = .trivia
+  @Option(
+    name: .customLong("kind"),
+    help: """
+      The kind of fact: trivia, math, date or year (default: trivia; in the app, the last one \
+      used).
+      """)
+  var kindOption: FactKind?
+
+  /// The kind asked for, trivia when none was.
+  var kind: FactKind { kindOption ?? .trivia }
 
   @Option(help: "Seconds to wait for the fact server.")
   var timeout: Double = 5
@@ -369,9 +380,10 @@ func printError(_ message: String) {
 /// The interactive app: opens the terminal, runs the render loop, restores the terminal.
 @MainActor
 enum Interactive {
-  static func run(client: NumberFactClient, kind: FactKind, count: Int) async throws
-    -> RenderLoop.ExitReason
-  {
+  static func run(
+    client: NumberFactClient, kind: FactKind, count: Int, store: FactStore?,
+    restoresSession: Bool
+  ) async throws -> RenderLoop.ExitReason {
     let colors = ProcessInfo.processInfo.environment["NO_COLOR"].map(\.isEmpty) ?? true
     let terminal: NcursesTerminal
     do {
@@ -387,10 +399,16 @@ enum Interactive {
       $0.numberFact = client
       $0.taskProvider = provider
     } operation: {
-      NumberFactFeature(count: count, kind: kind)
+      NumberFactFeature(count: count, kind: kind, store: store)
     }
     let loop = RenderLoop(
       model: model, terminal: terminal, clock: ContinuousClock(), taskProvider: provider)
-    return await loop.run()
+    // Read after the first frame has been drawn: the store is never on its path.
+    provider.task(name: "restore from store") {
+      await model.restoreFromStore(session: restoresSession)
+    }
+    let reason = await loop.run()
+    await model.rememberSession()
+    return reason
   }
 }

@@ -34,6 +34,50 @@ import Testing
     }
   }
 
+  /// With a store whose writes the explorer completes or fails in any order: writes never
+  /// overlap, so the store sees facts in the order they were shown, and every fact shown
+  /// reaches it, in every schedule.
+  @Test func theStoreSeesFactsInTheOrderTheyWereShownInEverySchedule() async {
+    let report = await MainActorTurns.take {
+      explore(.exhaustive(limit: 100_000)) { exploration in
+        let log = Locked<[String]>([])
+        let inFlight = Locked(0)
+        let writes = ControlledFunction<[NumberFact], Void>(
+          "store write", answers: { _ in () },
+          failures: [FactStoreError.diskFull(path: "/disk/store.sqlite")])
+        var store = FactStore.disabled
+        let write = writes.function
+        store.record = { facts, _ in
+          log.withLock { $0 += facts.map(\.text) }
+          inFlight.withLock { $0 += 1 }
+          defer { inFlight.withLock { $0 -= 1 } }
+          try await write(facts)
+        }
+        var built: NumberFactFeature?
+        ExplorationScenario.tapIncrementTap.build(exploration) { client, provider in
+          let model = NumberFactFeature(
+            numberFact: client, taskProvider: provider, store: store,
+            now: { Date(timeIntervalSince1970: 0) })
+          built = model
+          return model
+        }
+        guard let model = built else { return }
+        exploration.invariant("one write at a time") { inFlight.withLock { $0 } <= 1 }
+        exploration.atEnd("every fact shown reached the store, a repeat moved to the top") {
+          var stored: [String] = []
+          for text in log.withLock({ $0 }) {
+            stored.removeAll { $0 == text }
+            stored.append(text)
+          }
+          return stored == model.history.map(\.text)
+        }
+      }
+    }
+    #expect(report.failure == nil)
+    #expect(report.isComplete)
+    #expect(report.schedules > 224)
+  }
+
   /// Random and PCT schedules on our model too, as many as the environment asks for:
   /// NUMBERFACT_EXPLORE_SCHEDULES=100000 runs that many of each locally; CI runs 300, and 100
   /// under ThreadSanitizer.

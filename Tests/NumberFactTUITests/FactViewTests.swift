@@ -214,4 +214,15 @@ import Testing
     let frame = FactView.frame(for: Screen.fact.state, size: TerminalSize(rows: 0, columns: 0))
     #expect(frame.rows.isEmpty)
   }
+
+  @Test func aStoreThatCannotBeUsedIsSaidUnderTheFactButNotInHelpOrThePrompt() {
+    var state = Screen.fact.state
+    state.feature.storeMessage = "The store /x/store.sqlite cannot be written."
+    let size = TerminalSize(rows: 24, columns: 80)
+    let lines = FactView.frame(for: state, size: size).lines
+    #expect(lines.contains { $0.contains("42 is the answer.") })
+    #expect(lines.contains { $0.contains("The store /x/store.sqlite cannot be written.") })
+    state.showsHelp = true
+    #expect(!FactView.frame(for: state, size: size).lines.contains { $0.contains("/x/store") })
+  }
 }

@@ -1,0 +1,83 @@
+import Foundation
+import NumberFactCore
+import TaskProviding
+import TaskProvidingTesting
+
+/// A store the test drives, as a slow or failing disk would behave: each write is a call the
+/// test takes with ``nextWrite(timeout:fileID:filePath:line:column:isolation:)`` and ends
+/// when it chooses. Reads answer at once from what the test put in ``stored`` and
+/// ``session``.
+public final class ControlledFactStore: Sendable {
+  /// One write: the facts and the time they were seen. Answer it to let it complete, or fail
+  /// it with a ``FactStoreError``.
+  public typealias Write = ControlledFunction<Record, Void>.Call
+
+  /// What one write records.
+  public struct Record: Sendable, Hashable, CustomStringConvertible {
+    /// The facts written.
+    public var facts: [NumberFact]
+    /// When they were seen.
+    public var seen: Date
+
+    /// For example `42 trivia`.
+    public var description: String {
+      facts.map { "\($0.number) \($0.kind)" }.joined(separator: ", ")
+    }
+  }
+
+  /// The writes of facts.
+  public let writes: ControlledFunction<Record, Void>
+  private let saved = Locked<[FactStore.Session]>([])
+  private let reads: FactStore
+
+  /// The sessions saved so far, oldest first. Session writes complete at once.
+  public var savedSessions: [FactStore.Session] { saved.withLock { $0 } }
+
+  /// A store whose reads give `stored` (newest first) and `session`, and whose writes wait
+  /// for the test.
+  public init(stored: [NumberFact] = [], session: FactStore.Session? = nil) {
+    writes = ControlledFunction("store write")
+    let stored = stored
+    reads = FactStore(
+      record: { _, _ in },
+      history: { query in Array(stored.filter { query.matches($0.text) }.prefix(query.limit)) },
+      seenFacts: { numbers, kind in
+        var found: [Int: NumberFact] = [:]
+        for fact in stored.reversed()
+        where fact.kind == kind && fact.source == .live && numbers.contains(fact.number) {
+          var seen = fact
+          seen.source = .stored
+          found[fact.number] = seen
+        }
+        return found
+      },
+      clearHistory: { stored.count },
+      loadSession: { session },
+      saveSession: { _ in })
+  }
+
+  /// The store to give the feature.
+  public var store: FactStore {
+    let record = writes.function
+    var store = reads
+    store.record = { facts, seen in try await record(Record(facts: facts, seen: seen)) }
+    let saved = saved
+    store.saveSession = { session in saved.withLock { $0.append(session) } }
+    return store
+  }
+
+  /// Returns the next write, in call order, waiting for it if none has been made yet.
+  ///
+  /// - `timeout`: Bounds a failure only.
+  public func nextWrite(
+    timeout: Duration = .seconds(5),
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column,
+    isolation: isolated (any Actor)? = #isolation
+  ) async throws -> Write {
+    try await writes.nextCall(
+      timeout: timeout, fileID: fileID, filePath: filePath, line: line, column: column)
+  }
+}

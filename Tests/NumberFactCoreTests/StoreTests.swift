@@ -1,0 +1,127 @@
+import Foundation
+import NumberFactCore
+import NumberFactTesting
+import TaskProviding
+import TaskProvidingTesting
+import Testing
+
+@testable import FeatureScenarios
+
+/// The feature and its store, deterministically: writes held by a controlled store, requests
+/// by a controlled client, every task recorded.
+@MainActor @Suite(.timeLimit(.minutes(1))) struct StoreTests {
+  nonisolated static let now = Date(timeIntervalSince1970: 1_700_000_000)
+
+  func makeFeature(
+    count: Int = 0, client: NumberFactClient, store: FactStore, provider: some TaskProvider
+  ) -> NumberFactFeature {
+    NumberFactFeature(
+      count: count, numberFact: client, taskProvider: provider, store: store,
+      now: { Self.now })
+  }
+
+  @Test func aSlowWriteDoesNotHoldUpTheNextFact() async throws {
+    let facts = ControlledNumberFactClient()
+    let disk = ControlledFactStore()
+    try await withRecordingTaskProvider { provider in
+      let model = makeFeature(client: facts.client, store: disk.store, provider: provider)
+      let first = Task { await model.getFactButtonTapped() }
+      try await facts.nextRequest().answer("0 is nothing.")
+      try await first.value(timeout: .seconds(5))
+      let write = try await disk.nextWrite()  // the disk is slow: this write is held
+      #expect(write.input.facts.map(\.text) == ["0 is nothing."])
+      #expect(write.input.seen == Self.now)
+
+      model.incrementButtonTapped()
+      let second = Task { await model.getFactButtonTapped() }
+      try await facts.nextRequest().answer("1 is one.")
+      try await second.value(timeout: .seconds(5))
+      #expect(model.fact?.text == "1 is one.")
+      #expect(model.history.map(\.text) == ["0 is nothing.", "1 is one."])
+      write.answer(())
+      try await disk.nextWrite().answer(())
+      try await provider.waitForAll()
+    }
+  }
+
+  @Test func aWriteRacingANewerRequestKeepsTheOrderFactsWereShown() async throws {
+    let facts = ControlledNumberFactClient()
+    let disk = ControlledFactStore()
+    try await withRecordingTaskProvider { provider in
+      let model = makeFeature(client: facts.client, store: disk.store, provider: provider)
+      let first = Task { await model.getFactButtonTapped() }
+      try await facts.nextRequest().answer("0 is nothing.")
+      try await first.value(timeout: .seconds(5))
+      let older = try await disk.nextWrite()
+
+      model.incrementButtonTapped()
+      let second = Task { await model.getFactButtonTapped() }
+      try await facts.nextRequest().answer("1 is one.")
+      try await second.value(timeout: .seconds(5))
+      // The newer fact's write waits for the older one: the store never sees it first.
+      #expect(disk.writes.callCount == 1)
+      older.answer(())
+      let newer = try await disk.nextWrite()
+      #expect(newer.input.facts.map(\.text) == ["1 is one."])
+      newer.answer(())
+      try await provider.waitForAll()
+      #expect(disk.savedSessions.map(\.count) == [0, 1])
+    }
+  }
+
+  @Test func aFailingWriteIsSaidOnceAndFactsKeepComing() async throws {
+    let facts = ControlledNumberFactClient()
+    let disk = ControlledFactStore()
+    try await withRecordingTaskProvider { provider in
+      let model = makeFeature(client: facts.client, store: disk.store, provider: provider)
+      for number in 0..<3 {
+        if number > 0 { model.incrementButtonTapped() }
+        let tap = Task { await model.getFactButtonTapped() }
+        try await facts.nextRequest().answer("fact \(number)")
+        try await tap.value(timeout: .seconds(5))
+        try await disk.nextWrite().fail(FactStoreError.diskFull(path: "/full/store.sqlite"))
+      }
+      try await provider.waitForAll()
+      #expect(model.fact?.text == "fact 2")
+      #expect(model.errorMessage == nil)
+      #expect(
+        model.storeMessage
+          == "The disk holding /full/store.sqlite is full; facts are not remembered until there is room."
+      )
+    }
+  }
+
+  @Test func earlierRunsComeBeforeThisOneInHistoryWithoutRepeats() async throws {
+    let facts = ControlledNumberFactClient()
+    let stored = [liveFact(2, "two"), liveFact(1, "one")]  // newest first, as a store reads
+    let disk = ControlledFactStore(stored: stored, session: .init(count: 2, kind: .math))
+    try await withRecordingTaskProvider { provider in
+      let model = makeFeature(count: 1, client: facts.client, store: disk.store, provider: provider)
+      let tap = Task { await model.getFactButtonTapped() }
+      try await facts.nextRequest().answer("one")
+      try await tap.value(timeout: .seconds(5))
+      await model.restoreFromStore(session: true)
+      #expect(model.history.map(\.text) == ["two", "one"])
+      #expect(model.historyPosition == HistoryPosition(number: 2, of: 2))
+      // The person had moved already: the stored session does not undo it.
+      #expect(model.count == 1)
+      #expect(model.kind == .trivia)
+      try await disk.nextWrite().answer(())
+      model.oldestFactButtonTapped()
+      #expect(model.fact?.text == "two")
+      try await provider.waitForAll()
+    }
+  }
+
+  @Test func theSessionIsRestoredWhenThePersonHasNotMoved() async throws {
+    let disk = ControlledFactStore(session: .init(count: -40, kind: .year))
+    await withRecordingTaskProvider { provider in
+      let model = makeFeature(client: .offline, store: disk.store, provider: provider)
+      await model.restoreFromStore(session: true)
+      #expect(model.state == State(count: -40, kind: .year))
+      let other = makeFeature(client: .offline, store: disk.store, provider: provider)
+      await other.restoreFromStore(session: false)
+      #expect(other.state == State())
+    }
+  }
+}
