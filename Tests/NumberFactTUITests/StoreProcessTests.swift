@@ -1,5 +1,6 @@
 import FactServerSupport
 import Foundation
+import Glibc
 import Testing
 
 /// The store on the real binary: what `fact` remembers, what `history` prints, and what
@@ -117,5 +118,105 @@ struct StoreProcessTests {
     let entries = try #require(
       try JSONSerialization.jsonObject(with: Data(history.stdout.utf8)) as? [[String: Any]])
     #expect(Set(entries.compactMap { $0["number"] as? Int }) == Set(1...60))
+  }
+}
+
+/// Faults that need more than a process run: a process killed mid-write, a full disk.
+@Suite(.serialized, .timeLimit(.minutes(2)))
+struct StoreFaultProcessTests {
+  /// Starts `numberfact` with `arguments` in `home`, waits for `lines` lines of its output
+  /// (it prints its facts, then writes them to the store), kills it with SIGKILL and reaps
+  /// it.
+  static func kill(_ arguments: [String], home: String, afterLines lines: Int) async throws {
+    var pipeEnds: [Int32] = [0, 0]
+    guard pipe(&pipeEnds) == 0 else { throw POSIXError(.EMFILE) }
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    posix_spawn_file_actions_adddup2(&actions, pipeEnds[1], 1)
+    posix_spawn_file_actions_addclose(&actions, pipeEnds[0])
+    var environment = ProcessInfo.processInfo.environment
+    environment["XDG_DATA_HOME"] = home + "/data"
+    let argv = ([numberfactBinary.path] + arguments).map { strdup($0) } + [nil]
+    let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+    defer { for pointer in argv + envp { free(pointer) } }
+    var pid: pid_t = 0
+    let spawned = posix_spawn(&pid, numberfactBinary.path, &actions, nil, argv, envp)
+    close(pipeEnds[1])
+    guard spawned == 0 else { throw POSIXError(POSIXErrorCode(rawValue: spawned) ?? .EINVAL) }
+    let (reader, child) = (pipeEnds[0], pid)
+    await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+      // Blocking reads, on a thread of their own.
+      Thread.detachNewThread {
+        var buffer = [UInt8](repeating: 0, count: 65_536)
+        var seen = 0
+        while seen < lines {
+          let count = read(reader, &buffer, buffer.count)
+          guard count > 0 else { break }
+          seen += buffer[0..<count].lazy.filter { $0 == UInt8(ascii: "\n") }.count
+        }
+        Glibc.kill(child, SIGKILL)
+        while read(reader, &buffer, buffer.count) > 0 {}
+        close(reader)
+        var status: Int32 = 0
+        while waitpid(child, &status, 0) == -1, errno == EINTR {}
+        continuation.resume()
+      }
+    }
+  }
+
+  @Test func aProcessKilledMidWriteLeavesAStoreTheNextRunReads() async throws {
+    let home = StoreProcessTests.Home()
+    _ = try await home.run(["fact", "1..3", "--source", "offline", "--kind", "math"])
+    // Killed once all its facts are out: while it opens the store and writes 4,000 rows, or
+    // just before; a round here and there may also finish.
+    for round in 0..<6 {
+      try await Self.kill(
+        [
+          "fact", "1..4000", "--source", "offline", "--kind",
+          round.isMultiple(of: 2) ? "trivia" : "year",
+        ],
+        home: home.path, afterLines: 4_000 - round)
+      let history = try await home.run(["history", "--json"])
+      #expect(history.status == 0, "round \(round): \(history.stderr)")
+      let entries = try #require(
+        try JSONSerialization.jsonObject(with: Data(history.stdout.utf8)) as? [[String: Any]])
+      // A batch is one transaction: all of it or none, and what was there before stays.
+      let math = entries.filter { $0["kind"] as? String == "math" }.count
+      #expect(math == 3, "round \(round)")
+      #expect(
+        [3, 4_003, 8_003].contains(entries.count), "round \(round): \(entries.count)")
+    }
+    let after = try await home.run(["fact", "42", "--source", "offline"])
+    #expect(after.status == 0)
+    #expect(after.stderr.isEmpty)
+  }
+
+  @Test func aFullDiskIsSaidOnceAndFactsKeepComing() async throws {
+    let home = StoreProcessTests.Home()
+    let disk = home.path + "/disk"
+    try FileManager.default.createDirectory(atPath: disk, withIntermediateDirectories: true)
+    let mount = try await runProcess(
+      URL(fileURLWithPath: "/bin/mount"), ["-t", "tmpfs", "-o", "size=160k", "tmpfs", disk])
+    guard mount.status == 0 else {
+      print("Skipping: a small file system cannot be mounted here (\(mount.stderr)).")
+      return
+    }
+    defer { _ = umount2(disk, 2) }  // MNT_DETACH
+    let environment = ["XDG_DATA_HOME": disk]
+    let first = try await runProcess(
+      numberfactBinary, ["fact", "1..5", "--source", "offline"], environment: environment)
+    #expect(first.status == 0 && first.stderr.isEmpty)
+    // Fill what is left: the write fails part way, which is the point.
+    _ = FileManager.default.createFile(atPath: disk + "/filler", contents: Data(count: 512 * 1024))
+    let full = try await runProcess(
+      numberfactBinary, ["fact", "100..400", "--source", "offline"], environment: environment)
+    #expect(full.status == 0)
+    #expect(full.stdout.split(separator: "\n").count == 301)
+    #expect(full.stderr.split(separator: "\n").count == 1)
+    #expect(full.stderr.contains("is full"))
+    let history = try await runProcess(numberfactBinary, ["history"], environment: environment)
+    #expect(history.status == 0)
+    #expect(history.stdout.split(separator: "\n").count == 5)
   }
 }
