@@ -57,6 +57,8 @@ let package = Package(
     .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.30.0"),
     // The store: SQLite in WAL mode, migrations, concurrency across processes.
     .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+    // The settings file.
+    .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
     // `swift package generate-documentation --target TaskProvidingTesting`
     .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
   ],
@@ -138,6 +140,14 @@ let package = Package(
         app("GRDB", "GRDB.swift"),
       ]
     ),
+    // The settings file, config.toml: only the app and its tests.
+    .target(
+      name: "NumberFactConfig",
+      dependencies: [
+        "FactClient",
+        app("TOMLKit", "TOMLKit"),
+      ]
+    ),
     .target(
       name: "NumberFactCore",
       dependencies: [
@@ -192,6 +202,7 @@ let package = Package(
         "FactClientLive",
         "FactStore",
         "FactStoreSQLite",
+        "NumberFactConfig",
         "NumberFactCore",
         "NumberFactTUI",
         "TaskProviding",
@@ -299,6 +310,10 @@ let package = Package(
         app("Dependencies", "swift-dependencies"),
         app("IssueReportingTestSupport", "xctest-dynamic-overlay"),
       ]
+    ),
+    .testTarget(
+      name: "ConfigTests",
+      dependencies: ["FactClient", "NumberFactConfig"]
     ),
     .testTarget(
       name: "FactStoreTests",

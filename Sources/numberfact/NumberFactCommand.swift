@@ -3,6 +3,7 @@ import Dependencies
 import FactClientLive
 import FactStore
 import Foundation
+import NumberFactConfig
 import NumberFactCore
 import NumberFactTUI
 import TaskProviding
@@ -44,6 +45,7 @@ struct NumberFactCommand: AsyncParsableCommand {
   var count: Int?
 
   func run() async throws {
+    try Settings.check()
     let factStore = store.makeStore()
     let warnings = StoreWarnings()
     let reason = try await Interactive.run(
@@ -246,6 +248,7 @@ struct Fact: AsyncParsableCommand {
   }
 
   func run() async throws {
+    try Settings.check()
     let request = try request()
     let facts: [NumberFact]
     let factStore = store.makeStore()
@@ -290,11 +293,19 @@ extension FactKind: ExpressibleByArgument {}
 
 /// The options that choose and configure the fact client.
 struct ClientOptions: ParsableArguments {
-  @Option(help: "Where facts come from: auto (server, offline when unreachable), live, offline.")
-  var source: SourceOption = .auto
+  // Optional, so that a flag not given falls back to the settings file, then the default.
+  @Option(
+    name: .customLong("source"),
+    help:
+      "Where facts come from: auto (server, offline when unreachable), live, offline (default: auto)."
+  )
+  var sourceOption: SourceOption?
 
-  @Option(help: "The fact server's base URL.")
-  var baseURL: String = NumberFactClient.defaultBaseURL.absoluteString
+  @Option(
+    name: .customLong("base-url"),
+    help: "The fact server's base URL (default: \(NumberFactClient.defaultBaseURL.absoluteString))."
+  )
+  var baseURLOption: String?
 
   @Option(
     name: .customLong("kind"),
@@ -304,19 +315,31 @@ struct ClientOptions: ParsableArguments {
       """)
   var kindOption: FactKind?
 
-  /// The kind asked for, trivia when none was.
-  var kind: FactKind { kindOption ?? .trivia }
+  @Option(
+    name: .customLong("timeout"), help: "Seconds to wait for the fact server (default: 5).")
+  var timeoutOption: Double?
 
-  @Option(help: "Seconds to wait for the fact server.")
-  var timeout: Double = 5
+  /// Where facts come from: the flag, else the settings file, else `auto`.
+  var source: SourceOption {
+    sourceOption ?? Settings.config.source.flatMap(SourceOption.init(rawValue:)) ?? .auto
+  }
+
+  /// The server: the flag, else the settings file, else numbersapi.com.
+  var baseURL: String {
+    baseURLOption ?? Settings.config.baseURL ?? NumberFactClient.defaultBaseURL.absoluteString
+  }
+
+  /// The kind asked for: the flag, else the settings file, else trivia.
+  var kind: FactKind { kindOption ?? Settings.config.kind ?? .trivia }
+
+  /// Seconds to wait: the flag, else the settings file, else 5.
+  var timeout: Double { timeoutOption ?? Settings.config.timeout ?? 5 }
 
   func validate() throws {
-    guard timeout.isFinite, timeout > 0, timeout <= 600 else {
+    if let timeout = timeoutOption, !(timeout.isFinite && timeout > 0 && timeout <= 600) {
       throw ValidationError("--timeout must be a number of seconds above 0 and at most 600.")
     }
-    guard let url = URL(string: baseURL), let scheme = url.scheme?.lowercased(),
-      scheme == "http" || scheme == "https", url.host?.isEmpty == false
-    else {
+    if let baseURL = baseURLOption, !AppConfig.isServerURL(baseURL) {
       throw ValidationError(
         "--base-url must be an http or https URL, such as http://numbersapi.com.")
     }
