@@ -27,6 +27,10 @@ public struct NumberFactClient: Sendable {
   /// Returns a fact of the given kind about each of `numbers`, in the same order.
   public var facts: @Sendable (_ numbers: [Int], _ kind: FactKind) async throws -> [NumberFact]
 
+  /// Ends a fallback's back-off, so the next request asks the server; for the other clients,
+  /// nothing.
+  public var askNetworkNow: @Sendable () -> Void
+
   /// Creates a client from its operations.
   ///
   /// - Parameters:
@@ -34,13 +38,16 @@ public struct NumberFactClient: Sendable {
   ///   - random: A fact about a random number. By default, a number drawn from the range
   ///     (or ``FactKind/randomRange``) with the system's generator, then `fact`.
   ///   - facts: Facts about several numbers. By default, `fact` for each, one after another.
+  ///   - askNetworkNow: Ends a back-off; by default nothing.
   public init(
     fact: @escaping @Sendable (_ number: Int, _ kind: FactKind) async throws -> NumberFact,
     random: (@Sendable (_ kind: FactKind, _ range: ClosedRange<Int>?) async throws -> NumberFact)? =
       nil,
-    facts: (@Sendable (_ numbers: [Int], _ kind: FactKind) async throws -> [NumberFact])? = nil
+    facts: (@Sendable (_ numbers: [Int], _ kind: FactKind) async throws -> [NumberFact])? = nil,
+    askNetworkNow: @escaping @Sendable () -> Void = {}
   ) {
     self.fact = fact
+    self.askNetworkNow = askNetworkNow
     self.random =
       random ?? { kind, range in
         try await fact(Int.random(in: range ?? kind.randomRange), kind)
@@ -146,13 +153,15 @@ extension NumberFactClient {
   /// Puts `offline` behind `primary` for when the network fails, without making a person
   /// wait for a silent network on every request.
   ///
-  /// The first transport failure (``NumberFactError/isTransportFailure``) is answered from
-  /// `offline`, with the reason in ``NumberFact/offlineReason``. For the back-off that follows,
-  /// every request is answered from `offline` at once, without asking `primary`. The first
-  /// request after it asks `primary` again: an answer ends the fallback; another failure
-  /// starts a back-off twice as long, up to the policy's longest. HTTP errors and malformed
-  /// answers are thrown, not papered over: the network worked and the server said something
-  /// wrong, which a person should see.
+  /// The first failure of the network or of the server (``NumberFactError/fallsBack``: a
+  /// transport failure or an HTTP 5xx) is answered from `offline`, with the reason in
+  /// ``NumberFact/offlineReason``. For the back-off that follows, every request is answered
+  /// from `offline` at once, without asking `primary`, and its reason says so: "not asked for
+  /// another 12 s: at the last try, numbersapi.com did not answer in 5 s". The first request
+  /// after it asks `primary` again: an answer ends the fallback; another failure starts a
+  /// back-off twice as long, up to the policy's longest. ``askNetworkNow`` ends the back-off
+  /// at once. A 4xx and a malformed answer are thrown, not papered over: the server is up and
+  /// said something wrong, which a person should see.
   ///
   /// - Parameters:
   ///   - primary: The client to prefer, usually the live one.
@@ -171,21 +180,28 @@ extension NumberFactClient {
     /// Runs `live`, or `stand-in` when the network is known to be down or fails now.
     @Sendable func attempt<T>(
       _ live: () async throws -> T, _ standIn: () async throws -> T,
-      _ mark: (T, NumberFactError) -> T
+      _ mark: (T, String) -> T
     ) async throws -> T {
-      if let reason = fallback.reasonToSkip() { return mark(try await standIn(), reason) }
+      if let (failure, remaining) = fallback.reasonToSkip() {
+        let reason =
+          "not asked for another \(NumberFactError.wholeSeconds(remaining)): at the last try, "
+          + failure.offlineReason(host: host)
+        return mark(try await standIn(), reason)
+      }
       do {
         let value = try await live()
         fallback.succeeded()
         return value
-      } catch let error as NumberFactError where error.isTransportFailure {
+      } catch let error as NumberFactError where error.fallsBack {
         try Task.checkCancellation()
         fallback.failed(error)
-        return mark(try await standIn(), error)
+        return mark(try await standIn(), error.offlineReason(host: host))
       }
     }
-    let one = { @Sendable (fact: NumberFact, error: NumberFactError) in
-      fact.givenOffline(because: error, host: host)
+    let one = { @Sendable (fact: NumberFact, reason: String) in
+      var fact = fact
+      fact.offlineReason = reason
+      return fact
     }
     return Self(
       fact: { number, kind in
@@ -200,16 +216,9 @@ extension NumberFactClient {
       facts: { numbers, kind in
         try await attempt(
           { try await primary.facts(numbers, kind) }, { try await offline.facts(numbers, kind) },
-          { facts, error in facts.map { one($0, error) } })
-      })
-  }
-}
-
-extension NumberFact {
-  fileprivate func givenOffline(because error: NumberFactError, host: String) -> Self {
-    var fact = self
-    fact.offlineReason = error.offlineReason(host: host)
-    return fact
+          { facts, reason in facts.map { one($0, reason) } })
+      },
+      askNetworkNow: { fallback.succeeded() })
   }
 }
 
@@ -232,12 +241,13 @@ private final class Fallback: Sendable {
     elapsed = { start.duration(to: clock.now) }
   }
 
-  /// The failure to answer offline for at once, while its back-off runs.
-  func reasonToSkip() -> NumberFactError? {
+  /// The failure to answer offline for at once, while its back-off runs, and how much of
+  /// the back-off is left.
+  func reasonToSkip() -> (NumberFactError, Duration)? {
     let now = elapsed()
     return state.withLock { state in
       guard let failure = state.failure, now < state.retryAfter else { return nil }
-      return failure
+      return (failure, state.retryAfter - now)
     }
   }
 

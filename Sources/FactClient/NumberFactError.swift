@@ -29,6 +29,17 @@ public enum NumberFactError: Error, Equatable, Sendable, CustomStringConvertible
     }
   }
 
+  /// Whether the server said it failed (HTTP 5xx): it is down or overloaded, and an offline
+  /// fact is as fair a substitute as when it cannot be reached.
+  public var isServerFailure: Bool {
+    if case .httpStatus(let status) = self { return (500...599).contains(status) }
+    return false
+  }
+
+  /// Whether a falling-back client answers offline for this failure: the network failed, or
+  /// the server said it did. A 4xx or a malformed answer is thrown instead.
+  public var fallsBack: Bool { isTransportFailure || isServerFailure }
+
   /// Why an offline fact stands in for a live one, as a phrase naming `host`:
   /// "numbersapi.com did not answer in 5 s".
   public func offlineReason(host: String) -> String {
@@ -78,6 +89,13 @@ public enum NumberFactError: Error, Equatable, Sendable, CustomStringConvertible
   /// "5 s", "1.5 s", "0.001 s": a duration in a phrase, as given.
   static func short(_ duration: Duration) -> String {
     "\(number(duration)) s"
+  }
+
+  /// "12 s": what is left of a back-off, rounded up to whole seconds, never "0 s".
+  static func wholeSeconds(_ duration: Duration) -> String {
+    let (seconds, attoseconds) = duration.components
+    let whole = seconds + (attoseconds > 0 ? 1 : 0)
+    return "\(max(1, whole)) s"
   }
 
   /// "5 seconds", "1 second", "0.001 seconds".

@@ -383,6 +383,9 @@ public enum FactHTTP {
         return NumberFactError.tlsFailed(host: host)
       case .invalidURL, .emptyHost, .emptyScheme:
         return NumberFactError.invalidURL(host)
+      case .remoteConnectionClosed:
+        // The host took the connection and closed it: reached, then lost.
+        return NumberFactError.connectionLost
       default:
         return responded ? NumberFactError.connectionLost : NumberFactError.unreachable(host: host)
       }
@@ -402,6 +405,10 @@ public enum FactHTTP {
     }
     if let error = error as? IOError, error.errnoCode == ENETUNREACH {
       return NumberFactError.noNetwork
+    }
+    // A reset or a broken pipe comes from a host that had accepted the connection.
+    if let error = error as? IOError, [ECONNRESET, EPIPE].contains(error.errnoCode) {
+      return NumberFactError.connectionLost
     }
     return NumberFactError.unreachable(host: host)
   }

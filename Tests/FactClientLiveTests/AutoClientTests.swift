@@ -32,12 +32,20 @@ import Testing
     #expect(fact.kind == .year)
   }
 
-  @Test func doesNotFallBackOnAnHTTPError() async throws {
-    let server = try await FactServer(status: 500, body: "oops")
+  @Test func doesNotFallBackOnAClientError() async throws {
+    let server = try await FactServer(status: 404, body: "no such page")
     defer { Task { await server.stop() } }
-    await #expect(throws: NumberFactError.httpStatus(500)) {
+    await #expect(throws: NumberFactError.httpStatus(404)) {
       try await NumberFactClient.auto(baseURL: server.baseURL).fact(9, .trivia)
     }
+  }
+
+  @Test func fallsBackOnAServerError() async throws {
+    let server = try await FactServer(status: 502, body: "<html>Bad Gateway</html>")
+    defer { Task { await server.stop() } }
+    let fact = try await NumberFactClient.auto(baseURL: server.baseURL).fact(9, .trivia)
+    #expect(fact.source == .offline)
+    #expect(fact.offlineReason == "127.0.0.1:\(server.baseURL.port ?? 0) answered HTTP 502")
   }
 
   @Test func doesNotFallBackOnAMalformedAnswer() async throws {

@@ -178,6 +178,15 @@ import Testing
     }
   }
 
+  /// A server killed after it took the request: it was reached, so the connection was lost;
+  /// "cannot reach" would send a person looking at the network.
+  @Test func connectionClosedBeforeTheAnswerIsConnectionLost() async throws {
+    let url = try rawServerOnce("")
+    await #expect(throws: NumberFactError.connectionLost) {
+      try await NumberFactClient.live(baseURL: url, timeout: .seconds(5)).fact(1, .trivia)
+    }
+  }
+
   @Test func cancellingTheCallerCancelsTheRequestPromptly() async throws {
     let server = try await FactServer.silent()
     defer { Task { await server.stop() } }

@@ -49,7 +49,10 @@ final class Primary: Sendable {
     for number in 2...5 {
       let fact = try await client.fact(number, .trivia)
       #expect(fact.source == .offline && fact.number == number)
-      #expect(fact.offlineReason == "numbersapi.com did not answer in 5 s")
+      // True of this number, now: it was not asked, and why.
+      #expect(
+        fact.offlineReason
+          == "not asked for another 1 s: at the last try, numbersapi.com did not answer in 5 s")
     }
     #expect(primary.calls.load(ordering: .relaxed) == 1)
   }
@@ -104,7 +107,8 @@ final class Primary: Sendable {
   }
 
   @Test(arguments: [
-    NumberFactError.httpStatus(500), .malformedResponse(reason: "not a JSON fact"),
+    NumberFactError.httpStatus(404), .httpStatus(429),
+    .malformedResponse(reason: "not a JSON fact"),
     .responseTooLarge(limit: 65_536),
   ])
   func answersThatAreWrongAreThrownAndStartNoFallback(error: NumberFactError) async throws {
@@ -112,6 +116,39 @@ final class Primary: Sendable {
     await #expect(throws: error) { try await client.fact(7, .year) }
     primary.set(.success("Live."))
     #expect(try await client.fact(7, .year).source == .live)
+  }
+
+  @Test(arguments: [500, 502, 503, 599])
+  func aServerFailureFallsBackLikeAnUnreachableHost(status: Int) async throws {
+    primary.set(.failure(.httpStatus(status)))
+    let fact = try await client.fact(7, .year)
+    #expect(fact.source == .offline)
+    #expect(fact.offlineReason == "numbersapi.com answered HTTP \(status)")
+    #expect(
+      try await client.fact(8, .year).offlineReason?.hasPrefix("not asked for another") == true)
+    #expect(primary.calls.load(ordering: .relaxed) == 1)
+  }
+
+  @Test func askingTheNetworkNowEndsTheBackOff() async throws {
+    _ = try await client.fact(1, .trivia)
+    primary.set(.success("Back."))
+    #expect(try await client.fact(2, .trivia).source == .offline)
+    client.askNetworkNow()
+    let fact = try await client.fact(3, .trivia)
+    #expect(fact.source == .live && fact.text == "Back.")
+    #expect(primary.calls.load(ordering: .relaxed) == 2)
+  }
+
+  @Test func theTimeLeftIsRoundedUpToWholeSeconds() async throws {
+    _ = try await client.fact(1, .trivia)
+    await clock.advance(by: .milliseconds(14_500))
+    #expect(
+      try await client.fact(2, .trivia).offlineReason
+        == "not asked for another 1 s: at the last try, numbersapi.com did not answer in 5 s")
+    await clock.advance(by: .milliseconds(499))
+    #expect(
+      try await client.fact(3, .trivia).offlineReason?.hasPrefix("not asked for another 1 s")
+        == true)
   }
 
   @Test func aCancelledRequestThrowsCancellationAndStartsNoFallback() async throws {
@@ -180,6 +217,10 @@ final class Primary: Sendable {
     let random = try await client.random(.math, 10...20)
     #expect(random.number == 10 && random.offlineReason == "no network")
     let facts = try await client.facts([1, 2], .math)
-    #expect(facts.allSatisfy { $0.offlineReason == "no network" })
+    // Within the back-off: not asked, and the reason says so.
+    #expect(
+      facts.allSatisfy {
+        $0.offlineReason == "not asked for another 15 s: at the last try, no network"
+      })
   }
 }

@@ -449,15 +449,23 @@ struct EndToEndTests {
         == "numberfact: TLS handshake with 127.0.0.1:\(server.baseURL.port ?? 0) failed.\n")
   }
 
-  @Test func serverErrorExitsOneWithTheReason() async throws {
+  @Test func serverErrorExitsOneWithTheReasonLiveAndFallsBackInAuto() async throws {
     let server = try await FactServer(status: 500, body: "oops")
     defer { Task { await server.stop() } }
-    let result = try await runProcess(
-      numberfactBinary, ["fact", "1", "--base-url", server.baseURL.absoluteString])
-    #expect(result.status == 1)
-    #expect(result.stdout.isEmpty)
+    let url = server.baseURL.absoluteString
+    let live = try await runProcess(
+      numberfactBinary, ["fact", "1", "--source", "live", "--base-url", url])
+    #expect(live.status == 1)
+    #expect(live.stdout.isEmpty)
     #expect(
-      result.stderr == "numberfact: The fact server answered HTTP 500 (Internal Server Error).\n")
+      live.stderr == "numberfact: The fact server answered HTTP 500 (Internal Server Error).\n")
+
+    let auto = try await runProcess(numberfactBinary, ["fact", "1", "--base-url", url])
+    #expect(auto.status == 0)
+    #expect(auto.stdout.hasPrefix("1 is"))
+    #expect(
+      auto.stderr
+        == "numberfact: offline fact: 127.0.0.1:\(server.baseURL.port ?? 0) answered HTTP 500\n")
   }
 
   @Test func unreachableServerLiveFailsAndAutoFallsBack() async throws {
