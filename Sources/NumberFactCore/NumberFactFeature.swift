@@ -144,6 +144,13 @@ public final class NumberFactFeature {
     await getFactButtonTapped()
   }
 
+  /// Asks the fact server now, even while a fallback is answering offline, for a fact about
+  /// the current count and kind; returns when that request ends.
+  public func askNetworkNowTapped() async {
+    numberFact.askNetworkNow()
+    await getFactButtonTapped()
+  }
+
   /// Asks for a fact about a random number of the current kind; when it comes, the count
   /// becomes that number. Returns when the request ends; only the latest request writes.
   public func randomButtonTapped() async {

@@ -54,6 +54,8 @@ public enum Action: Hashable, Sendable, CaseIterable {
   case typeNumber
   /// Ask for a fact about a random number.
   case random
+  /// Ask the fact server now, ending a fallback's back-off.
+  case askNetwork
   /// Show the fact before the one on screen.
   case previousFact
   /// Show the fact after the one on screen.
@@ -90,6 +92,7 @@ public enum KeyMap {
     case .character("f"), .enter, .character(" "): .getFact
     case .character("c"), .escape: .cancel
     case .character("t"): .nextKind
+    case .character("n"): .askNetwork
     case .character("?"): .toggleHelp
     case .character("q"), .control("c"): .quit
     case .control("z"): .suspend
@@ -109,6 +112,7 @@ public enum KeyMap {
     ("Home End", "the oldest and the newest fact seen"),
     ("c Esc", "cancel the request"),
     ("t", "next kind of fact (fetched again if one is shown)"),
+    ("n", "ask the fact server now, even while offline"),
     ("? F1", "show or hide this help"),
     ("Ctrl-Z", "suspend (fg resumes)"),
     ("q Ctrl-C", "quit"),

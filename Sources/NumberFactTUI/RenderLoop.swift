@@ -154,6 +154,9 @@ public final class RenderLoop {
     case .random:
       let model = model
       taskProvider.task(name: "random") { await model.randomButtonTapped() }
+    case .askNetwork:
+      let model = model
+      taskProvider.task(name: "ask the network") { await model.askNetworkNowTapped() }
     case .previousFact: model.previousFactButtonTapped()
     case .nextFact: model.nextFactButtonTapped()
     case .oldestFact: model.oldestFactButtonTapped()

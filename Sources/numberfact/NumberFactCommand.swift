@@ -27,7 +27,7 @@ struct NumberFactCommand: AsyncParsableCommand {
       Keys in the app: + = Up k count up; - _ Down j count down; PgUp PgDn by 100; 0-9 or g \
       type a number, Enter to go there; f Enter Space get a fact; r random number; Left h and \
       Right l step through the facts seen, Home End the oldest and newest; c Esc cancel; \
-      t next kind; ? F1 help; Ctrl-Z suspend; q Ctrl-C quit. Colours are off when NO_COLOR is \
+      t next kind; n ask the server now, even while offline; ? F1 help; Ctrl-Z suspend; q Ctrl-C quit. Colours are off when NO_COLOR is \
       set.
       """,
     version: numberfactVersion,

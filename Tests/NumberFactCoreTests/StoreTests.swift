@@ -1,6 +1,7 @@
 import Foundation
 import NumberFactCore
 import NumberFactTesting
+import SuiteSupport
 import TaskProviding
 import TaskProvidingTesting
 import Testing
@@ -9,7 +10,7 @@ import Testing
 
 /// The feature and its store, deterministically: writes held by a controlled store, requests
 /// by a controlled client, every task recorded.
-@MainActor @Suite(.timeLimit(.minutes(1))) struct StoreTests {
+@MainActor @Suite(.timeLimit(.minutes(1)), .responsiveMainActor) struct StoreTests {
   nonisolated static let now = Date(timeIntervalSince1970: 1_700_000_000)
 
   func makeFeature(

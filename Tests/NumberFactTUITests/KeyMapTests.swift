@@ -9,7 +9,7 @@ import Testing
     (.character("j"), .decrement),
     (.character("f"), .getFact), (.enter, .getFact), (.character(" "), .getFact),
     (.character("c"), .cancel), (.escape, .cancel),
-    (.character("t"), .nextKind),
+    (.character("t"), .nextKind), (.character("n"), .askNetwork),
     (.character("?"), .toggleHelp),
     (.character("q"), .quit), (.control("c"), .quit),
     (.character("0"), .typeNumber), (.character("7"), .typeNumber), (.character("g"), .typeNumber),
@@ -30,6 +30,6 @@ import Testing
     let mapped = Set(Self.table.compactMap(\.1))
     #expect(mapped == Set(Action.allCases))
     // Every action's keys are on the help screen: some lines name two actions.
-    #expect(KeyMap.help.count == 13)
+    #expect(KeyMap.help.count == 14)
   }
 }
