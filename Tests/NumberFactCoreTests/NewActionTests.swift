@@ -23,6 +23,24 @@ import Testing
     }
   }
 
+  @Test func askingTheNetworkNowEndsTheBackOffThenAsksForTheFact() async throws {
+    let facts = ControlledNumberFactClient()
+    let asked = Locked(0)
+    var client = facts.client
+    client.askNetworkNow = { asked.withLock { $0 += 1 } }
+    try await withRecordingTaskProvider { provider in
+      let model = makeFeature(count: 5, client: client, provider: provider)
+      let tap = Task { await model.askNetworkNowTapped() }
+      let request = try await facts.nextRequest()
+      // The back-off ended before the request was made.
+      #expect(asked.withLock { $0 } == 1)
+      #expect(request.number == 5)
+      request.answer("5 is live again.")
+      try await tap.value(timeout: .seconds(5))
+      #expect(model.fact?.text == "5 is live again.")
+    }
+  }
+
   @Test func aNumberTypedWhileLoadingWinsOverTheLateAnswer() async throws {
     let facts = ControlledNumberFactClient(cancellation: .ignore)
     try await withRecordingTaskProvider { provider in

@@ -2,6 +2,7 @@ import FactServerSupport
 import Foundation
 import Glibc
 import SuiteSupport
+import TaskProviding
 import Testing
 
 /// The built `numberfact`, used as a person uses it: in tmux at a fixed size, keys sent,
@@ -260,6 +261,37 @@ struct EndToEndTests {
       try await shell.send("echo EXIT=$?", "Enter")
       try await shell.waitForScreen(containing: "EXIT=0")
       #expect(!(try await shell.screen()).contains("of 2"), "--no-store reads no history")
+    }
+  }
+
+  /// A server that fails with 503: the app shows an offline fact that says so; while the
+  /// back-off runs it says the server was not asked; `n` asks it at once.
+  @Test func aServerErrorFallsBackHonestlyAndNAsksAgainAtOnce() async throws {
+    let healthy = Locked(false)
+    let server = try await FactServer { _ in
+      guard healthy.withLock({ $0 }) else {
+        return HTTPResponse(
+          statusCode: HTTPStatusCode(503, phrase: "Service Unavailable"),
+          body: Data("down for maintenance".utf8))
+      }
+      return HTTPResponse(
+        statusCode: .ok, body: Data(factJSON(text: "7 is live again.", number: "7").utf8))
+    }
+    defer { Task { await server.stop() } }
+    let (command, _, _) = try Self.script("--base-url \(server.baseURL.absoluteString) --count 7")
+    try await Self.withSession(command) { app in
+      try await app.waitForScreen(containing: "Count  7")
+      try await app.send("f")
+      try await app.waitForScreen(containing: "answered HTTP 503")
+      healthy.withLock { $0 = true }
+      try await app.send("f")
+      try await app.waitForScreen(containing: "not asked for another")
+      try await app.send("n")
+      try await app.waitForScreen {
+        $0.contains("7 is live again.") && $0.contains("from 127.0.0.1")
+      }
+      try await app.send("q")
+      try await app.waitForScreen(containing: "EXIT=0")
     }
   }
 
