@@ -31,6 +31,10 @@ public struct NumberFactClient: Sendable {
   /// nothing.
   public var askNetworkNow: @Sendable () -> Void
 
+  /// How long a fallback will answer offline without asking the server; `nil` when it is
+  /// not in a back-off, and always for the other clients.
+  public var backOffRemaining: @Sendable () -> Duration?
+
   /// Creates a client from its operations.
   ///
   /// - Parameters:
@@ -39,15 +43,18 @@ public struct NumberFactClient: Sendable {
   ///     (or ``FactKind/randomRange``) with the system's generator, then `fact`.
   ///   - facts: Facts about several numbers. By default, `fact` for each, one after another.
   ///   - askNetworkNow: Ends a back-off; by default nothing.
+  ///   - backOffRemaining: What is left of a back-off; by default always `nil`.
   public init(
     fact: @escaping @Sendable (_ number: Int, _ kind: FactKind) async throws -> NumberFact,
     random: (@Sendable (_ kind: FactKind, _ range: ClosedRange<Int>?) async throws -> NumberFact)? =
       nil,
     facts: (@Sendable (_ numbers: [Int], _ kind: FactKind) async throws -> [NumberFact])? = nil,
-    askNetworkNow: @escaping @Sendable () -> Void = {}
+    askNetworkNow: @escaping @Sendable () -> Void = {},
+    backOffRemaining: @escaping @Sendable () -> Duration? = { nil }
   ) {
     self.fact = fact
     self.askNetworkNow = askNetworkNow
+    self.backOffRemaining = backOffRemaining
     self.random =
       random ?? { kind, range in
         try await fact(Int.random(in: range ?? kind.randomRange), kind)
@@ -218,7 +225,8 @@ extension NumberFactClient {
           { try await primary.facts(numbers, kind) }, { try await offline.facts(numbers, kind) },
           { facts, reason in facts.map { one($0, reason) } })
       },
-      askNetworkNow: { fallback.succeeded() })
+      askNetworkNow: { fallback.succeeded() },
+      backOffRemaining: { fallback.reasonToSkip()?.1 })
   }
 }
 

@@ -35,6 +35,10 @@ public final class NumberFactFeature {
   /// Which entry of ``history`` is on screen, when the fact shown is one of them.
   public private(set) var historyIndex: Int?
 
+  /// Until when the fact client answers offline without asking the server (`auto` after a
+  /// failure), as of the last request; `nil` when it asks.
+  public private(set) var offlineUntil: Date?
+
   /// Why the store could not be used, once: the first failure is kept, later ones are the
   /// same news.
   public private(set) var storeMessage: String?
@@ -99,7 +103,7 @@ public final class NumberFactFeature {
   public var state: State {
     State(
       count: count, kind: kind, fact: fact, isLoading: isLoading, errorMessage: errorMessage,
-      storeMessage: storeMessage)
+      storeMessage: storeMessage, offlineUntil: offlineUntil)
   }
 
   /// Where the fact on screen is in ``history``, when it is one of its entries.
@@ -148,7 +152,22 @@ public final class NumberFactFeature {
   /// the current count and kind; returns when that request ends.
   public func askNetworkNowTapped() async {
     numberFact.askNetworkNow()
+    backOffMayHaveEnded()
     await getFactButtonTapped()
+  }
+
+  /// How long the fact client will go on answering offline without asking, if it is.
+  public var backOffRemaining: Duration? { numberFact.backOffRemaining() }
+
+  /// Reads the client's back-off again: ``offlineUntil`` goes when the back-off has ended.
+  /// What the render loop calls when the time it showed has come.
+  public func backOffMayHaveEnded() {
+    guard let remaining = numberFact.backOffRemaining() else {
+      offlineUntil = nil
+      return
+    }
+    let (seconds, attoseconds) = remaining.components
+    offlineUntil = now().addingTimeInterval(Double(seconds) + Double(attoseconds) / 1e18)
   }
 
   /// Asks for a fact about a random number of the current kind; when it comes, the count
@@ -288,6 +307,7 @@ public final class NumberFactFeature {
   }
 
   private func finishRequest(_ id: UInt64, _ outcome: Result<NumberFact, any Error>) {
+    backOffMayHaveEnded()
     guard request?.id == id else { return }
     request = nil
     isLoading = false
@@ -424,11 +444,14 @@ extension NumberFactFeature {
     public var errorMessage: String?
     /// Why the store could not be used.
     public var storeMessage: String?
+    /// Until when facts come offline without asking the server.
+    public var offlineUntil: Date?
 
     /// Creates a snapshot; the defaults are those of a new feature.
     public init(
       count: Int = 0, kind: FactKind = .trivia, fact: NumberFact? = nil,
-      isLoading: Bool = false, errorMessage: String? = nil, storeMessage: String? = nil
+      isLoading: Bool = false, errorMessage: String? = nil, storeMessage: String? = nil,
+      offlineUntil: Date? = nil
     ) {
       self.count = count
       self.kind = kind
@@ -436,6 +459,7 @@ extension NumberFactFeature {
       self.isLoading = isLoading
       self.errorMessage = errorMessage
       self.storeMessage = storeMessage
+      self.offlineUntil = offlineUntil
     }
   }
 }

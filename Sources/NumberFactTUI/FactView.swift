@@ -1,3 +1,4 @@
+import Foundation
 import NumberFactCore
 
 /// Everything the screen shows: the feature's state plus what only the terminal app has.
@@ -70,7 +71,8 @@ public enum FactView {
   private static func fullLayout(_ state: ViewState, _ size: TerminalSize) -> [Row] {
     let width = size.columns
     let feature = state.feature
-    let title = " numberfact"
+    let title =
+      " numberfact" + (feature.offlineUntil.map { "  offline until \(clockTime($0))" } ?? "")
     let kindLabel = "\(feature.kind.rawValue) "
     let gap = width - DisplayWidth.of(title) - DisplayWidth.of(kindLabel)
     let titleText =
@@ -188,6 +190,15 @@ public enum FactView {
       kept.append(last)
     }
     return kept
+  }
+
+  /// "20:15:18": a time of day on this machine's clock, in its time zone.
+  static func clockTime(_ date: Date) -> String {
+    var calendar = Calendar(identifier: .gregorian)
+    calendar.timeZone = .current
+    let parts = calendar.dateComponents([.hour, .minute, .second], from: date)
+    let pad = { (value: Int?) in String(format: "%02d", value ?? 0) }
+    return "\(pad(parts.hour)):\(pad(parts.minute)):\(pad(parts.second))"
   }
 
   private static func fit(_ text: String, _ width: Int) -> String {

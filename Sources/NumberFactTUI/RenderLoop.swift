@@ -1,3 +1,4 @@
+import Foundation
 import NumberFactCore
 import Observation
 import TaskProviding
@@ -24,6 +25,7 @@ public final class RenderLoop {
     case terminal(TerminalEvent)
     case modelChanged
     case tick(Int)
+    case backOffEnded
     case inputClosed
   }
 
@@ -32,11 +34,18 @@ public final class RenderLoop {
   private let taskProvider: any TaskProvider
   /// Starts a spinner's timeline now; the result sleeps until the timeline's nth tick.
   private let startTimeline: @MainActor () -> @Sendable (Int) async throws -> Void
+  /// Starts a countdown of a duration now, on the injected clock; the result sleeps until it
+  /// ends.
+  private let startCountdown: @MainActor (Duration) -> @Sendable () async throws -> Void
 
   /// What the screen shows, apart from the model.
   public private(set) var viewState = ViewState()
   private var lastFrame: Frame?
   private var spinner: Task<Void, Never>?
+  /// Wakes the loop when the offline mark's time has come, so the mark goes with it.
+  private var offlineTimer: Task<Void, Never>?
+  /// The time the mark on screen names, which ``offlineTimer`` waits for.
+  private var offlineTimerTarget: Date?
   private var continuation: AsyncStream<Event>.Continuation?
   /// Whether an observation of the model is registered and has not fired yet. Registering
   /// another on every render would leave one more behind per key press, each firing on the
@@ -64,6 +73,12 @@ public final class RenderLoop {
     self.model = model
     self.terminal = terminal
     self.taskProvider = taskProvider
+    self.startCountdown = { duration in
+      // From now, not from when the task first sleeps, and a nanosecond early: as the
+      // spinner's deadlines, for a test clock advanced before the task sleeps.
+      let deadline = clock.now.advanced(by: duration - .nanoseconds(1))
+      return { try await clock.sleep(until: deadline, tolerance: nil) }
+    }
     self.startTimeline = {
       // Deadlines count from the moment loading was seen, not from when the spinner task
       // first sleeps: a test that advances the clock to a deadline gets its tick even if
@@ -124,6 +139,8 @@ public final class RenderLoop {
           isObservingModel = false
         case .tick(let tick):
           if spinner != nil { viewState.spinnerFrame = tick }
+        case .backOffEnded:
+          model.backOffMayHaveEnded()
         case .inputClosed:
           break loop
         }
@@ -131,6 +148,7 @@ public final class RenderLoop {
       }
       model.cancelButtonTapped()
       stopSpinner()
+      offlineTimer?.cancel()
       continuation.finish()
       self.continuation = nil
       group.cancelAll()
@@ -202,6 +220,7 @@ public final class RenderLoop {
     viewState.feature = state
     viewState.historyPosition = model.historyPosition
     if state.isLoading { startSpinner() } else { stopSpinner() }
+    if state.offlineUntil != offlineTimerTarget { scheduleOfflineTimer(for: state.offlineUntil) }
     let frame = FactView.frame(for: viewState, size: terminal.size)
     guard frame != lastFrame else { return }
     terminal.draw(frame)
@@ -218,6 +237,20 @@ public final class RenderLoop {
         do { try await sleep(tick) } catch { return }
         continuation.yield(.tick(tick))
       }
+    }
+  }
+
+  /// Sleeps, on the loop's clock, for what is left of the client's back-off, then has the
+  /// model read it again: nothing ticks while the mark is up.
+  private func scheduleOfflineTimer(for target: Date?) {
+    offlineTimer?.cancel()
+    offlineTimer = nil
+    offlineTimerTarget = target
+    guard target != nil, let remaining = model.backOffRemaining, let continuation else { return }
+    let countdown = startCountdown(remaining)
+    offlineTimer = taskProvider.task(name: "offline mark") {
+      do { try await countdown() } catch { return }
+      continuation.yield(.backOffEnded)
     }
   }
 

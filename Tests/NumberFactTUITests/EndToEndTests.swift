@@ -282,7 +282,9 @@ struct EndToEndTests {
     try await Self.withSession(command) { app in
       try await app.waitForScreen(containing: "Count  7")
       try await app.send("f")
-      try await app.waitForScreen(containing: "answered HTTP 503")
+      try await app.waitForScreen {
+        $0.contains("answered HTTP 503") && $0.contains("offline until")
+      }
       healthy.withLock { $0 = true }
       try await app.send("f")
       try await app.waitForScreen(containing: "not asked for another")

@@ -193,4 +193,25 @@ func makeFeature(
     await provider.runAll()  // the spinner, cancelled while held, now ends
     #expect(await app.quit() == .quit)
   }
+
+  /// While `auto` answers offline without asking, the title bar says until when; when the
+  /// back-off ends the mark goes, without a key press.
+  @Test func theOfflineMarkStaysForTheBackOffAndGoesWhenItEnds() async throws {
+    let fallbackClock = TestClock()
+    let down = NumberFactClient { _, _ in throw NumberFactError.unreachable(host: "facts.test") }
+    let client = NumberFactClient.fallingBack(
+      from: down, host: "facts.test",
+      policy: FallbackPolicy(firstBackOff: .seconds(15), longestBackOff: .seconds(60)),
+      clock: fallbackClock)
+    let app = AppScript(client: client)
+    app.type("f")
+    let frame = try await app.frame(containing: "offline until")
+    #expect(frame.lines.contains { $0.contains("offline: cannot reach facts.test") })
+    await fallbackClock.advance(by: .seconds(15))
+    await app.advance(by: .seconds(15))
+    try await app.terminal.waitForFrame(timeout: .seconds(5)) {
+      !$0.contains("offline until") && $0.contains("cannot reach facts.test")
+    }
+    #expect(await app.quit() == .quit)
+  }
 }
