@@ -43,7 +43,7 @@ public final class NumberFactFeature {
   /// same news.
   public private(set) var storeMessage: String?
 
-  /// The most facts ``history`` keeps.
+  /// The most facts ``history`` keeps, unless the feature was made with another limit.
   public static let historyLimit = 1_000
 
   // Resolved once, at init, into plain values: a dump of the model (a test's failure
@@ -52,6 +52,10 @@ public final class NumberFactFeature {
   @ObservationIgnored private let taskProvider: any TaskProvider
   @ObservationIgnored private let store: FactStore?
   @ObservationIgnored private let now: @Sendable () -> Date
+  /// The most facts ``history`` keeps.
+  @ObservationIgnored private let historyLimit: Int
+  /// The entries of ``history``, to find a repeat without reading the whole history.
+  @ObservationIgnored private var historyEntries: Set<HistoryEntry> = []
   /// The latest write to the store. Each write waits for the one before it, so the store
   /// keeps facts in the order they were shown, whatever order the writes are scheduled in.
   @ObservationIgnored private var lastWrite: Task<Void, Never>?
@@ -83,15 +87,18 @@ public final class NumberFactFeature {
   /// - Parameters:
   ///   - store: Where facts shown are kept; `nil` remembers nothing.
   ///   - now: The time a fact is recorded as seen.
+  ///   - historyLimit: The most facts ``history`` keeps; by default ``historyLimit``.
   public init(
     count: Int = 0, kind: FactKind = .trivia,
     numberFact: NumberFactClient, taskProvider: any TaskProvider,
-    store: FactStore? = nil, now: @escaping @Sendable () -> Date = { Date() }
+    store: FactStore? = nil, now: @escaping @Sendable () -> Date = { Date() },
+    historyLimit: Int = NumberFactFeature.historyLimit
   ) {
     self.numberFact = numberFact
     self.taskProvider = taskProvider
     self.store = store
     self.now = now
+    self.historyLimit = max(1, historyLimit)
     self.count = count
     self.kind = kind
     self.fact = nil
@@ -328,16 +335,22 @@ public final class NumberFactFeature {
   /// Appends `fact` to ``history``, moving it there if it was seen already, and points
   /// ``historyIndex`` at it.
   private func addToHistory(_ fact: NumberFact) {
-    history.removeAll { Self.isSameEntry($0, fact) }
-    history.append(fact)
-    if history.count > Self.historyLimit {
-      history.removeFirst(history.count - Self.historyLimit)
+    let entry = HistoryEntry(fact)
+    if historyEntries.contains(entry) {
+      history.removeAll { HistoryEntry($0) == entry }
     }
+    history.append(fact)
+    historyEntries.insert(entry)
+    trimHistory()
     historyIndex = history.count - 1
   }
 
-  private nonisolated static func isSameEntry(_ a: NumberFact, _ b: NumberFact) -> Bool {
-    a.number == b.number && a.kind == b.kind && a.text == b.text
+  /// Drops the oldest entries past the limit.
+  private func trimHistory() {
+    guard history.count > historyLimit else { return }
+    let dropped = history.count - historyLimit
+    for fact in history.prefix(dropped) { historyEntries.remove(HistoryEntry(fact)) }
+    history.removeFirst(dropped)
   }
 
   /// Writes `fact`, and where the person is, to the store, after the writes before it.
@@ -388,7 +401,7 @@ public final class NumberFactFeature {
     guard let store else { return }
     let task = taskProvider.task(name: "restore from store") {
       do {
-        let stored = try await store.history(.init(limit: Self.historyLimit))
+        let stored = try await store.history(.init(limit: self.historyLimit))
         let left = session ? try await store.loadSession() : nil
         self.restore(stored, left)
       } catch {
@@ -399,11 +412,12 @@ public final class NumberFactFeature {
   }
 
   private func restore(_ stored: [NumberFact], _ session: FactStore.Session?) {
-    let earlier = stored.reversed().filter { entry in
-      !history.contains { Self.isSameEntry($0, entry) }
-    }
-    let room = Self.historyLimit - history.count
+    var seen = historyEntries
+    // Newest first from the store: a repeat within it keeps its newest place.
+    let earlier = stored.filter { seen.insert(HistoryEntry($0)).inserted }.reversed()
+    let room = historyLimit - history.count
     let kept = Array(earlier.suffix(max(0, room)))
+    for fact in kept { historyEntries.insert(HistoryEntry(fact)) }
     history = kept + history
     if let index = historyIndex { historyIndex = index + kept.count }
     if let session, !hasMoved {
@@ -461,6 +475,19 @@ extension NumberFactFeature {
       self.storeMessage = storeMessage
       self.offlineUntil = offlineUntil
     }
+  }
+}
+
+/// What makes two facts the same entry of the history: the number, the kind and the text.
+private struct HistoryEntry: Hashable {
+  let number: Int
+  let kind: FactKind
+  let text: String
+
+  init(_ fact: NumberFact) {
+    number = fact.number
+    kind = fact.kind
+    text = fact.text
   }
 }
 

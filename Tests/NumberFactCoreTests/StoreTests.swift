@@ -21,22 +21,28 @@ import Testing
       now: { Self.now })
   }
 
+  /// Taps get-fact and answers its request with `text`; returns once the tap has ended, so
+  /// the fact is on screen and its write has been spawned.
+  func showFact(
+    _ text: String, on model: NumberFactFeature, answering facts: ControlledNumberFactClient
+  ) async throws {
+    let tap = Task { await model.getFactButtonTapped() }
+    try await facts.nextRequest().answer(text)
+    try await tap.value(timeout: .seconds(5))
+  }
+
   @Test func aSlowWriteDoesNotHoldUpTheNextFact() async throws {
     let facts = ControlledNumberFactClient()
     let disk = ControlledFactStore()
     try await withRecordingTaskProvider { provider in
       let model = makeFeature(client: facts.client, store: disk.store, provider: provider)
-      let first = Task { await model.getFactButtonTapped() }
-      try await facts.nextRequest().answer("0 is nothing.")
-      try await first.value(timeout: .seconds(5))
+      try await showFact("0 is nothing.", on: model, answering: facts)
       let write = try await disk.nextWrite()  // the disk is slow: this write is held
       #expect(write.input.facts.map(\.text) == ["0 is nothing."])
       #expect(write.input.seen == Self.now)
 
       model.incrementButtonTapped()
-      let second = Task { await model.getFactButtonTapped() }
-      try await facts.nextRequest().answer("1 is one.")
-      try await second.value(timeout: .seconds(5))
+      try await showFact("1 is one.", on: model, answering: facts)
       #expect(model.fact?.text == "1 is one.")
       #expect(model.history.map(\.text) == ["0 is nothing.", "1 is one."])
       write.answer(())
@@ -50,15 +56,11 @@ import Testing
     let disk = ControlledFactStore()
     try await withRecordingTaskProvider { provider in
       let model = makeFeature(client: facts.client, store: disk.store, provider: provider)
-      let first = Task { await model.getFactButtonTapped() }
-      try await facts.nextRequest().answer("0 is nothing.")
-      try await first.value(timeout: .seconds(5))
+      try await showFact("0 is nothing.", on: model, answering: facts)
       let older = try await disk.nextWrite()
 
       model.incrementButtonTapped()
-      let second = Task { await model.getFactButtonTapped() }
-      try await facts.nextRequest().answer("1 is one.")
-      try await second.value(timeout: .seconds(5))
+      try await showFact("1 is one.", on: model, answering: facts)
       // The newer fact's write waits for the older one: the store never sees it first.
       #expect(disk.writes.callCount == 1)
       older.answer(())
@@ -77,9 +79,7 @@ import Testing
       let model = makeFeature(client: facts.client, store: disk.store, provider: provider)
       for number in 0..<3 {
         if number > 0 { model.incrementButtonTapped() }
-        let tap = Task { await model.getFactButtonTapped() }
-        try await facts.nextRequest().answer("fact \(number)")
-        try await tap.value(timeout: .seconds(5))
+        try await showFact("fact \(number)", on: model, answering: facts)
         try await disk.nextWrite().fail(FactStoreError.diskFull(path: "/full/store.sqlite"))
       }
       try await provider.waitForAll()
@@ -98,9 +98,7 @@ import Testing
     let disk = ControlledFactStore(stored: stored, session: .init(count: 2, kind: .math))
     try await withRecordingTaskProvider { provider in
       let model = makeFeature(count: 1, client: facts.client, store: disk.store, provider: provider)
-      let tap = Task { await model.getFactButtonTapped() }
-      try await facts.nextRequest().answer("one")
-      try await tap.value(timeout: .seconds(5))
+      try await showFact("one", on: model, answering: facts)
       await model.restoreFromStore(session: true)
       #expect(model.history.map(\.text) == ["two", "one"])
       #expect(model.historyPosition == HistoryPosition(number: 2, of: 2))
