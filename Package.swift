@@ -137,6 +137,8 @@ let package = Package(
       dependencies: [
         "FactClient",
         "FactStore",
+        // Its lock only: `Locked`, which ThreadSanitizer sees.
+        "TaskProviding",
         app("GRDB", "GRDB.swift"),
       ]
     ),

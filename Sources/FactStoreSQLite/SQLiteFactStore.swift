@@ -2,6 +2,7 @@ import FactClient
 import FactStore
 import Foundation
 import GRDB
+import TaskProviding
 
 extension FactStore {
   /// The app's store: SQLite at `path`, in WAL mode, so several processes read and write it at
@@ -47,33 +48,56 @@ private actor SQLiteDatabase {
   /// written is not tried again in this process: the person is told once, and the file is
   /// left alone.
   private func pool() async throws -> DatabasePool {
+    if let opened { return try opened.get() }
     // Two processes opening a new file at once both switch it to WAL, and SQLite fails the
     // one that loses without waiting for the busy timeout; it succeeds a moment later.
     let clock = ContinuousClock()
     let deadline = clock.now + busyTimeout
     while true {
-      let result = open()
+      let result = await Self.open(path: path, busyTimeout: busyTimeout)
       if case .failure(.busy) = result, clock.now < deadline {
         try await Task.sleep(for: .milliseconds(5))
         continue
+      }
+      // A busy database may be free next time; a file that cannot be read or written is not.
+      switch result {
+      case .failure(.busy), .failure(.failed): break
+      default: opened = result
       }
       return try result.get()
     }
   }
 
-  private func open() -> Result<DatabasePool, FactStoreError> {
-    if let opened { return opened }
-    let result: Result<DatabasePool, FactStoreError>
+  /// Opens and migrates the database on a thread of its own: SQLite waits for another
+  /// process's lock by sleeping in the calling thread, which must not be one of the few the
+  /// tasks of the whole process run on.
+  private static func open(
+    path: String, busyTimeout: Duration
+  ) async -> Result<DatabasePool, FactStoreError> {
+    // Handed over through a lock, which ThreadSanitizer sees, rather than through the
+    // continuation alone, which it does not: the pool was built on the other thread.
+    let opened = Locked<Result<DatabasePool, FactStoreError>?>(nil)
+    await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+      Thread.detachNewThread {
+        let result = openHere(path: path, busyTimeout: busyTimeout)
+        opened.withLock { $0 = result }
+        continuation.resume()
+      }
+    }
+    return opened.withLock { $0 } ?? .failure(.failed(path: path, reason: "not opened"))
+  }
+
+  private static func openHere(
+    path: String, busyTimeout: Duration
+  ) -> Result<DatabasePool, FactStoreError> {
+    let directory = (path as NSString).deletingLastPathComponent
     do {
       try FileManager.default.createDirectory(
-        atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        atPath: directory, withIntermediateDirectories: true)
     } catch {
-      let failure = Result<DatabasePool, FactStoreError>.failure(
+      return .failure(
         .cannotCreateDirectory(
-          path: (path as NSString).deletingLastPathComponent,
-          reason: (error as NSError).localizedDescription))
-      opened = failure
-      return failure
+          path: directory, reason: (error as NSError).localizedDescription))
     }
     do {
       var configuration = Configuration()
@@ -82,22 +106,16 @@ private actor SQLiteDatabase {
       configuration.label = "numberfact store"
       let pool = try DatabasePool(path: path, configuration: configuration)
       do {
-        try Self.migrator.migrate(pool)
+        try migrator.migrate(pool)
       } catch {
         // Another process may have migrated between this one's check and its write; the
         // second pass sees its work.
-        try Self.migrator.migrate(pool)
+        try migrator.migrate(pool)
       }
-      result = .success(pool)
+      return .success(pool)
     } catch {
-      result = .failure(Self.storeError(error, path: path))
+      return .failure(storeError(error, path: path))
     }
-    // A busy database may be free next time; a file that cannot be read or written is not.
-    switch result {
-    case .failure(.busy), .failure(.failed): break
-    default: opened = result
-    }
-    return result
   }
 
   func record(_ facts: [NumberFact], seen: Date) async throws {

@@ -1,9 +1,14 @@
 import Foundation
+import SuiteSupport
 import Testing
 
 /// The settings file on the real binary: keys named as the flags, flags over keys, a broken
-/// file stops the run with one line, an unknown key is a warning.
-@Suite(.timeLimit(.minutes(2)))
+/// file stops the run with one line, an unknown key is a warning. Parsing, not concurrency:
+/// under ThreadSanitizer the plain pass runs them instead, as their sanitized processes
+/// starve the tests beside them.
+@Suite(
+  .serialized, .timeLimit(.minutes(2)),
+  .disabled(if: ThreadSanitizer.isActive, "the plain pass runs these process tests"))
 struct ConfigProcessTests {
   /// A home whose settings file says `text`.
   static func home(_ text: String) throws -> StoreProcessTests.Home {
