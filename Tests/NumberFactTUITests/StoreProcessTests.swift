@@ -5,8 +5,12 @@ import SuiteSupport
 import Testing
 
 /// The store on the real binary: what `fact` remembers, what `history` prints, and what
-/// happens to a store that cannot be used. Each test has a home of its own.
-@Suite(.serialized, .timeLimit(.minutes(2)))
+/// happens to a store that cannot be used. Each test has a home of its own. The plain pass
+/// runs them; under ThreadSanitizer the in-process store tests (`Tests/FactStoreTests`) cover
+/// the store's concurrency, and these processes' load starved the tests beside them.
+@Suite(
+  .serialized, .timeLimit(.minutes(2)),
+  .disabled(if: ThreadSanitizer.isActive, "the plain pass runs these process tests"))
 struct StoreProcessTests {
   /// A directory standing in for the person's `XDG_DATA_HOME` parent, removed afterwards.
   final class Home: Sendable {
