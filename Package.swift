@@ -75,9 +75,12 @@ let package = Package(
     // The runtime-hook machinery: which jobs are a scheduler's own, the serial scheduler,
     // the explorer's engine, its strategies and its replay strings. Re-exported by
     // TaskProvidingTesting, which adds the scenario-facing side (providers, calls, clocks).
+    // The loader's list of loaded images (`link.h`), which the explorer names frames from.
+    .target(name: "CLinkMap", path: "Modules/CLinkMap"),
     .target(
       name: "TaskScheduling",
       dependencies: [
+        "CLinkMap",
         "TaskProviding",
         .product(name: "IssueReporting", package: "xctest-dynamic-overlay"),
       ]

@@ -147,12 +147,23 @@ final class Symbolicator: Sendable {
   #if canImport(Runtime) && canImport(FoundationEssentials)
     /// This process's images, read once.
     @available(macOS 26.0, iOS 26.0, watchOS 26.0, tvOS 26.0, visionOS 26.0, *)
-    static let images = ImageMap.capture()
+    static let images: ImageMap? = {
+      #if os(Linux) && canImport(Glibc) && (arch(x86_64) || arch(arm64))
+        // From the loader's list: see `LoadedImage.all()` for why not `ImageMap.capture()`.
+        // A backtrace's Codable form is the public way in to an image map.
+        let map = Data(LoadedImage.compactImageMap(of: LoadedImage.all())).base64EncodedString()
+        let wire = WireBacktrace(architecture: "", backtrace: "AgA=", imageMap: map)
+        guard let data = try? JSONEncoder().encode(wire) else { return nil }
+        return (try? JSONDecoder().decode(Backtrace.self, from: data))?.images
+      #else
+        return ImageMap.capture()
+      #endif
+    }()
 
     /// A backtrace's encoding with this process's images, read once, to put frames in.
     @available(macOS 26.0, iOS 26.0, watchOS 26.0, tvOS 26.0, visionOS 26.0, *)
     private static let template: WireBacktrace? = {
-      guard let captured = try? Backtrace.capture(limit: 1, images: images),
+      guard let images, let captured = try? Backtrace.capture(limit: 1, images: images),
         let encoded = try? JSONEncoder().encode(captured)
       else { return nil }
       return try? JSONDecoder().decode(WireBacktrace.self, from: encoded)

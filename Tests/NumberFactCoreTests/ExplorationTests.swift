@@ -141,6 +141,11 @@ import Testing
         Issue.record("\(strategy) did not find \(flaw) in \(scenario)")
         continue
       }
+      // A step names the code where a task went on by its file and line: the image map the
+      // names come from is read from the loader's list.
+      #expect(
+        failure.steps.contains { $0.contains(" in ") && $0.contains("FlawedFeature.swift:") },
+        "\(failure.steps)")
       // The replay string runs exactly that schedule again, every time.
       for _ in 0..<3 {
         let replayed = await MainActorTurns.take {
