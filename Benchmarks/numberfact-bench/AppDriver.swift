@@ -21,11 +21,18 @@ struct AppDriverError: Error, CustomStringConvertible {
 }
 
 /// Runs the app on a pseudo-terminal of 80×24, as a person at a terminal would: waits for
-/// its first frame, presses `+` `presses` times (each after the previous one's frame), idles
+/// its first frame, makes `presses` presses (each after the previous one's frame), idles
 /// for `idle`, reads its peak memory, and quits with `q`.
 ///
+/// A press is `+` unless `press` says otherwise: it gets the press's number, writes its keys
+/// and returns the seconds its frame took. The app runs with `arguments` and keeps its store
+/// under `home` (by default a directory of this run's own).
+///
 /// Blocking, so it belongs on a thread of its own.
-func driveApp(binary: String, presses: Int, idle: Duration) throws -> AppRun {
+func driveApp(
+  binary: String, arguments: [String] = ["--source", "offline"], home: String? = nil,
+  presses: Int, idle: Duration, press: ((Int, inout TerminalOutput) throws -> Double)? = nil
+) throws -> AppRun {
   let (master, slavePath) = try openPseudoTerminal()
   defer { close(master) }
   var size = winsize(ws_row: 24, ws_col: 80, ws_xpixel: 0, ws_ypixel: 0)
@@ -33,7 +40,7 @@ func driveApp(binary: String, presses: Int, idle: Duration) throws -> AppRun {
 
   let clock = ContinuousClock()
   let start = clock.now
-  let pid = try spawnOnTerminal(binary, ["--source", "offline"], terminal: slavePath)
+  let pid = try spawnOnTerminal(binary, arguments, terminal: slavePath, home: home)
   var output = TerminalOutput(fd: master)
 
   // The first frame is complete once its last row, the key hints, is there.
@@ -45,19 +52,13 @@ func driveApp(binary: String, presses: Int, idle: Duration) throws -> AppRun {
 
   var latencies: [Double] = []
   latencies.reserveCapacity(presses)
-  for press in stride(from: 1, through: presses, by: 1) {
-    let digit = Character(String(press % 10))
-    output.discard()
-    let sent = clock.now
-    guard write(master, "+", 1) == 1 else { throw AppDriverError(description: "write failed") }
-    // ncurses redraws only what changed. The last digit of the count changes in two rows,
-    // the count and the hint below the fact, and the hint is drawn second.
-    let drawn = { (text: String) in text.count { $0 == digit } >= 2 }
-    guard try output.read(until: drawn, timeout: Duration.seconds(5)) else {
+  for number in stride(from: 1, through: presses, by: 1) {
+    do {
+      latencies.append(try (press ?? pressPlus)(number, &output))
+    } catch {
       kill(pid, SIGKILL)
-      throw AppDriverError(description: "press \(press) was not drawn within 5 s")
+      throw error
     }
-    latencies.append((clock.now - sent).seconds)
   }
 
   // The tail of the last frame (cursor and attribute resets) may still be on its way.
@@ -74,6 +75,21 @@ func driveApp(binary: String, presses: Int, idle: Duration) throws -> AppRun {
     idleBytes: idleBytes, peakResidentBytes: peak, exitStatus: status)
 }
 
+/// Presses `+` and waits for the frame showing the new count; its seconds.
+func pressPlus(_ number: Int, _ output: inout TerminalOutput) throws -> Double {
+  let digit = Character(String(number % 10))
+  output.discard()
+  let sent = ContinuousClock.now
+  try output.write("+")
+  // ncurses redraws only what changed. The last digit of the count changes in two rows,
+  // the count and the hint below the fact, and the hint is drawn second.
+  let drawn = { (text: String) in text.count { $0 == digit } >= 2 }
+  guard try output.read(until: drawn, timeout: Duration.seconds(5)) else {
+    throw AppDriverError(description: "press \(number) was not drawn within 5 s")
+  }
+  return (ContinuousClock.now - sent).seconds
+}
+
 /// The app's output, read from the pseudo-terminal's master side.
 struct TerminalOutput {
   let fd: Int32
@@ -84,6 +100,14 @@ struct TerminalOutput {
   init(fd: Int32) { self.fd = fd }
 
   mutating func discard() { text = "" }
+
+  /// Types `keys` on the terminal.
+  func write(_ keys: String) throws {
+    let bytes = Array(keys.utf8)
+    guard Glibc.write(fd, bytes, bytes.count) == bytes.count else {
+      throw AppDriverError(description: "write failed: errno \(errno)")
+    }
+  }
 
   /// Reads until `condition` holds for the text read so far; false at the timeout.
   mutating func read(until condition: (String) -> Bool, timeout: Duration) throws -> Bool {
@@ -200,7 +224,9 @@ func openPseudoTerminal() throws -> (Int32, String) {
 }
 
 /// Starts `binary` in a new session whose controlling terminal is `terminal`.
-func spawnOnTerminal(_ binary: String, _ arguments: [String], terminal: String) throws -> pid_t {
+func spawnOnTerminal(
+  _ binary: String, _ arguments: [String], terminal: String, home: String? = nil
+) throws -> pid_t {
   var attributes = posix_spawnattr_t()
   posix_spawnattr_init(&attributes)
   defer { posix_spawnattr_destroy(&attributes) }
@@ -220,7 +246,7 @@ func spawnOnTerminal(_ binary: String, _ arguments: [String], terminal: String) 
   environment["TERM"] = "xterm-256color"
   environment["NO_COLOR"] = nil
   // A store of the run's own: the benchmark neither reads nor fills the person's.
-  let home = NSTemporaryDirectory() + "numberfact-bench-home-\(getpid())"
+  let home = home ?? NSTemporaryDirectory() + "numberfact-bench-home-\(getpid())"
   environment["XDG_DATA_HOME"] = home + "/data"
   environment["XDG_CONFIG_HOME"] = home + "/config"
   let argv = ([binary] + arguments).map { strdup($0) } + [nil]

@@ -20,7 +20,8 @@ struct NumberFactBench: AsyncParsableCommand {
 
 /// A part of the report.
 enum Section: String, CaseIterable, ExpressibleByArgument {
-  case determinism, everyday, overhead, waiting, scale, app, suite, exploration, client, ownership
+  case determinism, everyday, overhead, waiting, scale, app, suite, exploration, client, ownership,
+    store
 }
 
 /// The benchmark run.
@@ -50,7 +51,7 @@ struct Measure: AsyncParsableCommand {
     parsing: .upToNextOption,
     help: """
       Run only these sections: determinism, everyday, overhead, waiting, scale, app, suite, \
-      exploration, client, ownership (default: all).
+      exploration, client, ownership, store (default: all).
       """)
   var only: [Section] = []
 
@@ -107,6 +108,7 @@ struct Measure: AsyncParsableCommand {
       report.exploration = await MainActor.run { explorationFigures(seeds: seeds) }
     }
     if runs(.ownership) { report.ownership = await ownershipFigures(plan) }
+    if runs(.store), plan.presses > 0 { report.store = try await storeFigures(plan) }
 
     let markdown = report.markdown()
     print(markdown)

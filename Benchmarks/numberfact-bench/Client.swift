@@ -60,7 +60,11 @@ struct SilentListener: ~Copyable {
 ///
 /// No peak memory: `posix_spawn` starts the child on this process's memory, and the kernel
 /// carries that into the child's `ru_maxrss`. Section 5 reads the app's own from `/proc`.
-func timedRun(_ binary: String, _ arguments: [String]) throws -> (Double, Double) {
+///
+/// `environment` adds `NAME=value` entries to this process's environment for the child.
+func timedRun(
+  _ binary: String, _ arguments: [String], environment: [String] = []
+) throws -> (Double, Double) {
   var actions = posix_spawn_file_actions_t()
   posix_spawn_file_actions_init(&actions)
   defer { posix_spawn_file_actions_destroy(&actions) }
@@ -68,11 +72,14 @@ func timedRun(_ binary: String, _ arguments: [String]) throws -> (Double, Double
     posix_spawn_file_actions_addopen(&actions, fd, "/dev/null", fd == 0 ? O_RDONLY : O_WRONLY, 0)
   }
   let argv = ([binary] + arguments).map { strdup($0) } + [nil]
-  defer { for pointer in argv { free(pointer) } }
+  let names = Set(environment.map { $0.prefix { $0 != "=" } })
+  let inherited = ProcessInfo.processInfo.environment.filter { !names.contains(Substring($0.key)) }
+  let envp = (inherited.map { "\($0.key)=\($0.value)" } + environment).map { strdup($0) } + [nil]
+  defer { for pointer in argv + envp { free(pointer) } }
   let clock = ContinuousClock()
   let start = clock.now
   var pid: pid_t = 0
-  let spawned = posix_spawn(&pid, binary, &actions, nil, argv, environ)
+  let spawned = posix_spawn(&pid, binary, &actions, nil, argv, envp)
   guard spawned == 0 else { throw AppDriverError(description: "cannot start \(binary)") }
   var status: Int32 = 0
   var usage = rusage()

@@ -1,3 +1,4 @@
+import ExplorationScenarios
 import Foundation
 import Glibc
 
@@ -19,6 +20,8 @@ struct Plan: Sendable {
   var ownershipTrips = 20_000
   /// Tests of each style per run in section 1b.
   var everydayTests = 10_000
+  /// Facts in the store of section 10.
+  var storedFacts = 100_000
 
   static let full = Plan(
     runs: 5, iterations: 10_000, overheadTasks: 100_000, sleep: .seconds(1),
@@ -27,7 +30,8 @@ struct Plan: Sendable {
   static let quick = Plan(
     runs: 2, iterations: 200, overheadTasks: 10_000, sleep: .milliseconds(200),
     scaleSizes: [1_000, 10_000], presses: 50, idle: .seconds(1), suite: false,
-    explorationSeeds: 3, clientWait: .seconds(1), ownershipTrips: 2_000, everydayTests: 500)
+    explorationSeeds: 3, clientWait: .seconds(1), ownershipTrips: 2_000, everydayTests: 500,
+    storedFacts: 2_000)
 
   var configuration: String {
     #if DEBUG
@@ -108,6 +112,7 @@ struct Report: Sendable {
   var exploration: ExplorationFigures?
   var client: ClientFigures?
   var ownership: OwnershipFigures?
+  var store: StoreFigures?
 
   /// What must hold for the run to pass: correctness, not speed.
   func problems() -> [String] {
@@ -125,6 +130,9 @@ struct Report: Sendable {
     }
     for run in app where run.exitStatus != 0 {
       problems.append("the app exited with \(run.exitStatus) after q")
+    }
+    for run in (store?.withStore ?? []) + (store?.withoutStore ?? []) where run.exitStatus != 0 {
+      problems.append("the app exited with \(run.exitStatus) after q in section 10")
     }
     for run in suite where run.status != 0 {
       problems.append("swift test exited with \(run.status)")
@@ -164,6 +172,7 @@ struct Report: Sendable {
     lines += explorationSection()
     lines += clientSection()
     lines += ownershipSection()
+    lines += storeSection()
     return lines.joined(separator: "\n") + "\n"
   }
 
@@ -255,6 +264,60 @@ struct Report: Sendable {
       "",
       "Ratio, provider to `Task { }`: **\(overhead.ratios.formatted(3))** (target ≤ 1.05: "
         + (overhead.ratios.median <= 1.05 ? "met" : "not met") + ").",
+    ]
+  }
+
+  private func storeSection() -> [String] {
+    guard let store, !store.withStore.isEmpty, !store.withoutStore.isEmpty else { return [] }
+    let facts = store.facts.formatted()
+    let presses = store.withStore[0].keyLatencies.count
+    let milliseconds = { (values: [Double]) in Summary(values.map { $0 * 1000 }).formatted(1) }
+    let launch = { (runs: [AppRun]) in Summary(runs.map { $0.launchSeconds * 1000 }) }
+    let press = { (runs: [AppRun], fraction: Double) in
+      Summary(runs.map { percentile($0.keyLatencies, fraction) * 1000 })
+    }
+    let peak = { (runs: [AppRun]) in
+      Summary(runs.map { megabytes(Double($0.peakResidentBytes)) }).formatted(1)
+    }
+    let with = launch(store.withStore)
+    let without = launch(store.withoutStore)
+    let storedP99 = press(store.withStore, 0.99)
+    let history = Summary(store.historyWall.map { $0 * 1000 })
+    return [
+      "", "## 10. The store", "",
+      "The app (`numberfact --source offline --count 0`) on a pseudo-terminal of 80×24, with "
+        + "a store of \(facts) facts and with `--no-store`, one after the other in each run "
+        + "(the order alternates). The store is `$XDG_DATA_HOME/numberfact/store.sqlite`, "
+        + "filled before the runs with a live fact for each number. A press is `+`, which "
+        + "clears the fact, then `f`; its time runs from writing `f` to reading the fact's "
+        + "source line: \"seen …, from numbersapi.com\" for the stored fact, \"offline fact, "
+        + "computed on this machine\" without the store. \(presses.formatted()) presses per "
+        + "drive; every fact shown is also written to the store.", "",
+      "| Figure | with the store | `--no-store` |", "|---|---:|---:|",
+      "| Launch to first frame, ms | \(with.formatted(1)) | \(without.formatted(1)) |",
+      "| `f` to the fact on screen, p50, ms | \(press(store.withStore, 0.5).formatted(2)) | "
+        + "\(press(store.withoutStore, 0.5).formatted(2)) |",
+      "| `f` to the fact on screen, p99, ms | \(storedP99.formatted(2)) | "
+        + "\(press(store.withoutStore, 0.99).formatted(2)) |",
+      "| Peak RSS, MiB | \(peak(store.withStore)) | \(peak(store.withoutStore)) |",
+      "",
+      "First frame with the store minus without, medians: **"
+        + Summary.format(with.median - without.median, 1) + " ms** (target: no slower; "
+        + (with.median <= without.max ? "met, within the runs without the store" : "not met")
+        + "). Stored fact p99: **" + Summary.format(storedP99.median, 2) + " ms** (target < 1 ms: "
+        + (storedP99.median < 1 ? "met" : "not met") + ").", "",
+      "`numberfact history` over the same \(facts) facts, spawn to exit, output to /dev/null, "
+        + "five times per run:", "",
+      "| Command | ms |", "|---|---:|",
+      "| `numberfact history` (every fact, one line each) | \(history.formatted(1)) |",
+      "| `numberfact history --json` | \(milliseconds(store.historyJSONWall)) |",
+      "| `numberfact history --search zzzz` (no match: every fact read and matched) | "
+        + "\(milliseconds(store.historySearchWall)) |",
+      "| `numberfact history --no-store` (baseline: start-up and exit) | "
+        + "\(milliseconds(store.historyBaselineWall)) |",
+      "",
+      "`history` over \(facts) facts: **\(Summary.format(history.median, 1)) ms** "
+        + "(target < 100 ms: " + (history.median < 100 ? "met" : "not met") + ").",
     ]
   }
 

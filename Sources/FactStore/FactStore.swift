@@ -51,7 +51,7 @@ public struct FactStore: Sendable {
   }
 
   /// The most facts a store keeps; the oldest seen go first.
-  public static let historyLimit = 10_000
+  public static let historyLimit = 100_000
 
   /// The newest fact about `number` of `kind` seen from the fact server, if any.
   public func seenFact(_ number: Int, _ kind: FactKind) async throws -> NumberFact? {
