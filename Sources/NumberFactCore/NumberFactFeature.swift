@@ -282,10 +282,11 @@ public final class NumberFactFeature {
   /// Moves to the next kind of fact (trivia, math, date, year, then trivia again).
   ///
   /// Clears the fact and the error and cancels the request in flight, which asked for the
-  /// old kind. When a fact was on screen, asks for the new kind's fact about the same
-  /// number (spawned through the task provider, not awaited).
+  /// old kind. When a fact was on screen or on its way, asks for the new kind's fact about
+  /// the same number (spawned through the task provider, not awaited).
   public func nextKindButtonTapped() {
-    let wasShowingFact = fact != nil
+    // A fact on screen, or one on its way, is asked for again in the new kind.
+    let wasShowingFact = fact != nil || isLoading
     hasMoved = true
     cancelRequest()
     kind = kind.next

@@ -17,7 +17,7 @@ import Testing
   /// to the scenario, the model or the explorer that changes the space is noticed.
   @Test func ourModelHoldsInEverySchedule() async {
     let spaces: [(ExplorationScenario, Int)] = [
-      (.tapTwice, 140), (.tapIncrementTap, 224), (.tapCancel, 8), (.kindWhileLoading, 9),
+      (.tapTwice, 140), (.tapIncrementTap, 224), (.tapCancel, 8), (.kindWhileLoading, 41),
       (.randomThenTap, 140), (.numberWhileLoading, 140), (.backWhileLoading, 224),
     ]
     for (scenario, schedules) in spaces {
