@@ -270,14 +270,22 @@ enum OfflineFacts {
         leap == common
         ? "Day \(n) of the year is \(common)"
         : "Day \(n) is \(common) in most years and \(leap) in a leap year"
-      return "\(when); \(remaining) days of a 365-day year remain after it."
+      let rest =
+        switch remaining {
+        case 0: "it is the last day of a 365-day year"
+        case 1: "1 day of a 365-day year remains after it"
+        default: "\(remaining) days of a 365-day year remain after it"
+        }
+      return "\(when); \(rest)."
     case ...0:
       return "Days of the year are numbered from 1 (January 1), so there is no day \(n)."
     default:
-      let weeks = n / 7
-      let years = n / 365
+      let length = [counted(n / 7, "week"), n % 7 == 0 ? nil : counted(n % 7, "day")]
+        .compactMap { $0 }.joined(separator: " and ")
+      let years = Int((Double(n) / 365.2425).rounded())
+      let about = years <= 1 ? "about a year" : "about \(years) years"
       return
-        "There is no day \(n) in a year, which has at most 366; \(n) days is \(weeks) weeks and \(n % 7) days, or about \(years) years."
+        "There is no day \(n) in a year, which has at most 366; \(n) days is \(length), or \(about)."
     }
   }
 
@@ -299,7 +307,9 @@ enum OfflineFacts {
       era = ""
     } else {
       let bc = UInt64(n.magnitude) + 1  // year −1 is 2 BC; `magnitude` keeps Int.min in range
-      name = "\(bc) BC"
+      // Years before 1 AD are counted astronomically, with a year 0 for 1 BC: say so, or
+      // "-1 is 2 BC" reads as a mistake.
+      name = "Year \(n) (astronomical numbering, in which year 0 is 1 BC) is \(bc) BC, which"
       century = (bc - 1) / 100 + 1
       era = " BC"
     }
@@ -315,6 +325,11 @@ enum OfflineFacts {
     let y = 2000 + ((n % 400) + 400) % 400 - 1  // Sakamoto's method: January counts as year − 1
     let day = (y + y / 4 - y / 100 + y / 400 + 1) % 7
     return names[day]
+  }
+
+  /// `1 week`, `2 weeks`.
+  private static func counted(_ value: Int, _ unit: String) -> String {
+    "\(value) \(unit)\(value == 1 ? "" : "s")"
   }
 
   private static func list(_ items: [String]) -> String {

@@ -116,7 +116,27 @@ import Testing
     ),
     (
       .year, -43,
-      "44 BC is not a leap year in the 1st century BC; in the Gregorian calendar, January 1 of that year is a Tuesday."
+      "Year -43 (astronomical numbering, in which year 0 is 1 BC) is 44 BC, which is not a leap year in the 1st century BC; in the Gregorian calendar, January 1 of that year is a Tuesday."
+    ),
+    (
+      .date, 364,
+      "Day 364 is December 30 in most years and December 29 in a leap year; 1 day of a 365-day year remains after it."
+    ),
+    (
+      .date, 365,
+      "Day 365 is December 31 in most years and December 30 in a leap year; it is the last day of a 365-day year."
+    ),
+    (
+      .date, 400,
+      "There is no day 400 in a year, which has at most 366; 400 days is 57 weeks and 1 day, or about a year."
+    ),
+    (
+      .date, 371,
+      "There is no day 371 in a year, which has at most 366; 371 days is 53 weeks, or about a year."
+    ),
+    (
+      .date, 730,
+      "There is no day 730 in a year, which has at most 366; 730 days is 104 weeks and 2 days, or about 2 years."
     ),
   ])
   func writesTheseSentences(kind: FactKind, number: Int, text: String) async throws {
@@ -125,7 +145,8 @@ import Testing
 
   @Test func yearFactsCoverTheExtremes() async throws {
     let min = try await NumberFactClient.offline.fact(.min, .year).text
-    #expect(min.hasPrefix("9223372036854775809 BC"))
+    #expect(min.hasPrefix("Year -9223372036854775808 (astronomical numbering"))
+    #expect(min.contains(" is 9223372036854775809 BC, which "))
     let max = try await NumberFactClient.offline.fact(.max, .year).text
     #expect(max.contains("92233720368547759th century"))
   }
