@@ -13,17 +13,27 @@ public struct ViewState: Hashable, Sendable {
   public var prompt: NumberPrompt?
   /// Where the fact shown is among the facts seen ("3 of 7").
   public var historyPosition: HistoryPosition?
+  /// The time a stored fact's age is told against ("seen 3 days ago"), set when the fact
+  /// is shown, so the view never reads the clock. Without it, the age is told as of when
+  /// the fact was seen.
+  public var now: Date?
+  /// A line about what the last key did ("Copied the fact to the clipboard."), until the
+  /// next key or the next fact.
+  public var notice: String?
 
   /// Creates a view state.
   public init(
     feature: NumberFactFeature.State = .init(), spinnerFrame: Int = 0, showsHelp: Bool = false,
-    prompt: NumberPrompt? = nil, historyPosition: HistoryPosition? = nil
+    prompt: NumberPrompt? = nil, historyPosition: HistoryPosition? = nil, now: Date? = nil,
+    notice: String? = nil
   ) {
     self.feature = feature
     self.spinnerFrame = spinnerFrame
     self.showsHelp = showsHelp
     self.prompt = prompt
     self.historyPosition = historyPosition
+    self.now = now
+    self.notice = notice
   }
 }
 
@@ -35,6 +45,10 @@ public struct ViewState: Hashable, Sendable {
 public enum FactView {
   /// The spinner's frames, drawn one after another while a request is in flight.
   public static let spinner: [String] = ["|", "/", "-", "\\"]
+
+  /// The widest the fact's lines get, however wide the terminal: longer lines are hard to
+  /// read and to follow back to the start of the next.
+  public static let readableWidth = 76
 
   /// The smallest size that gets the full layout.
   public static let fullLayoutSize = TerminalSize(rows: 9, columns: 24)
@@ -50,14 +64,48 @@ public enum FactView {
     "? q",
   ]
 
-  /// The key hints at the bottom of the full layout, at full width.
-  public static var hints: String { hintVariants[0] }
+  /// The key hints while a fact is on its way, longest first.
+  public static let loadingHintVariants = [
+    "c cancel  t kind  +/- count  ? help  q quit",
+    "c cancel  t kind  ? help  q quit",
+    "c cancel  ? help  q quit",
+    "c cancel  q quit",
+    "c q",
+  ]
+
+  /// The key hints while a number is typed, longest first.
+  public static let promptHintVariants = [
+    "Enter go  Esc cancel  - negative  Backspace erase",
+    "Enter go  Esc cancel  - negative",
+    "Enter go  Esc cancel",
+    "Enter  Esc",
+  ]
+
+  /// The key hints while the help is shown, longest first.
+  public static let helpHintVariants = ["? or Esc close help  q quit", "? close  q quit", "? q"]
+
+  /// The key hints for what the keys do in `state`, longest first.
+  public static func hintVariants(for state: ViewState) -> [String] {
+    if state.prompt != nil { return promptHintVariants }
+    if state.showsHelp { return helpHintVariants }
+    if state.feature.isLoading { return loadingHintVariants }
+    return hintVariants
+  }
 
   /// The longest key hints that fit in `width` columns after a leading space.
   public static func hints(for width: Int) -> String {
+    hints(from: hintVariants, width: width)
+  }
+
+  /// The longest key hints for `state` that fit in `width` columns after a leading space.
+  public static func hints(for state: ViewState, width: Int) -> String {
+    hints(from: hintVariants(for: state), width: width)
+  }
+
+  private static func hints(from variants: [String], width: Int) -> String {
     let room = width - 1
-    return hintVariants.first { DisplayWidth.of($0) <= room }
-      ?? DisplayWidth.clip(hintVariants[hintVariants.count - 1], to: room)
+    return variants.first { DisplayWidth.of($0) <= room }
+      ?? DisplayWidth.clip(variants[variants.count - 1], to: room)
   }
 
   /// Lays out `state` for a terminal of `size`.
@@ -94,12 +142,13 @@ public enum FactView {
       Row(),
     ]
     let bodyHeight = size.rows - rows.count - 2
-    let body = bodyRows(state, width: width - 4)
-    rows += truncate(body, to: bodyHeight, width: width - 4).map { row in
+    let bodyWidth = min(width - 4, readableWidth)
+    let body = bodyRows(state, width: bodyWidth)
+    rows += truncate(body, to: bodyHeight, width: bodyWidth).map { row in
       Row([Span("  ")] + row.spans)
     }
     rows += Array(repeating: Row(), count: max(0, size.rows - 1 - rows.count))
-    rows.append(Row([Span(" " + hints(for: width), .hint)]))
+    rows.append(Row([Span(" " + hints(for: state, width: width), .hint)]))
     return rows
   }
 
@@ -121,10 +170,12 @@ public enum FactView {
   /// under the fact, why the store could not be used.
   private static func bodyRows(_ state: ViewState, width: Int) -> [Row] {
     guard width > 0 else { return [] }
-    let rows = mainRows(state, width: width)
-    guard let message = state.feature.storeMessage, state.prompt == nil, !state.showsHelp
-    else { return rows }
-    return rows + [Row()] + wrapped(safe(message), .source, width)
+    var rows = mainRows(state, width: width)
+    guard state.prompt == nil, !state.showsHelp else { return rows }
+    for message in [state.notice, state.feature.storeMessage].compactMap({ $0 }) {
+      rows += [Row()] + wrapped(safe(message), .source, width)
+    }
+    return rows
   }
 
   private static func mainRows(_ state: ViewState, width: Int) -> [Row] {
@@ -145,8 +196,8 @@ public enum FactView {
       }
       return keys + [Row()]
         + wrapped(
-          "Start at a number: numberfact --count N. Facts for scripts: numberfact fact N. "
-            + "All options: numberfact --help.", .hint, width)
+          "Start at N: --count N. For scripts: numberfact fact N. All options: --help.", .hint,
+          width)
     }
     if feature.isLoading {
       let frame = spinner[((state.spinnerFrame % spinner.count) + spinner.count) % spinner.count]
@@ -161,8 +212,9 @@ public enum FactView {
       // the source line makes that plain, so it is not read as a fact.
       let found = fact.found ? "" : " (no fact known about \(fact.number); a stand-in)"
       let position = state.historyPosition.map { " · \($0)" } ?? ""
+      let source = fact.sourceLine(now: state.now ?? fact.seen ?? .distantPast)
       return wrapped(safe(fact.text), .normal, width) + [Row()]
-        + wrapped("— " + safe(fact.sourceLine) + found + position, .source, width)
+        + wrapped("— " + safe(source) + found + position, .source, width)
     }
     return wrapped(
       "Press f for a \(feature.kind.rawValue) fact about \(feature.count).", .hint, width)
@@ -170,6 +222,11 @@ public enum FactView {
 
   /// Text from outside the app (facts, error messages) made safe for a terminal again,
   /// whatever client produced it.
+  /// A fact's text as `y` copies it and `--print` prints it: sanitized, on one line.
+  public static func plainText(of fact: NumberFact) -> String {
+    safe(fact.text)
+  }
+
   private static func safe(_ text: String) -> String {
     DisplayWidth.limitingCombiningMarks(FactText.sanitize(text, maximumLength: 2_000))
   }

@@ -50,6 +50,10 @@ public enum Action: Hashable, Sendable, CaseIterable {
   case toggleHelp
   /// Stop the app for the shell's job control, until `fg`.
   case suspend
+  /// Clear the screen and draw it again, whatever else was written there.
+  case repaint
+  /// Copy the fact on screen to the clipboard.
+  case copyFact
   /// Open the number prompt; a digit key also types itself there.
   case typeNumber
   /// Ask for a fact about a random number.
@@ -96,6 +100,8 @@ public enum KeyMap {
     case .character("?"): .toggleHelp
     case .character("q"), .control("c"): .quit
     case .control("z"): .suspend
+    case .control("l"): .repaint
+    case .character("y"): .copyFact
     default: nil
     }
   }
@@ -114,7 +120,8 @@ public enum KeyMap {
     ("t", "next kind of fact (fetched again if one is shown)"),
     ("n", "ask the fact server now, even while offline"),
     ("? F1", "show or hide this help"),
-    ("Ctrl-Z", "suspend (fg resumes)"),
+    ("y", "copy the fact to the clipboard (through the terminal)"),
+    ("Ctrl-L Ctrl-Z", "redraw the screen; suspend (fg resumes)"),
     ("q Ctrl-C", "quit"),
   ]
 }

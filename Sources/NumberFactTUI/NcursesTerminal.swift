@@ -1,5 +1,6 @@
 import CNcurses
 import Dispatch
+import Foundation
 import Glibc
 
 /// The real terminal, drawn with ncurses.
@@ -271,6 +272,31 @@ public final class NcursesTerminal: Terminal {
     clearok(cn_stdscr(), true)
     if let lastDrawn { draw(lastDrawn) }
     resized()
+  }
+
+  public func repaint() {
+    guard !isClosed, let lastDrawn else { return }
+    set_term(screen)
+    // The next update clears the screen and writes every cell, not only what changed
+    // since the last frame: ncurses' idea of the screen no longer matches the glass.
+    clearok(cn_stdscr(), true)
+    draw(lastDrawn)
+  }
+
+  public func copyToClipboard(_ text: String) {
+    guard !isClosed, outputDescriptor >= 0 else { return }
+    // `c` is the clipboard selection; BEL ends the sequence, as more terminals accept it
+    // than ST. Written past ncurses, which has nothing to draw for it.
+    let sequence = Array(("\u{1B}]52;c;" + Data(text.utf8).base64EncodedString() + "\u{07}").utf8)
+    var written = 0
+    while written < sequence.count {
+      let count = sequence[written...].withUnsafeBytes {
+        Glibc.write(outputDescriptor, $0.baseAddress, $0.count)
+      }
+      if count < 0, errno == EINTR || errno == EAGAIN { continue }
+      guard count > 0 else { return }
+      written += count
+    }
   }
 
   private func attributes(for role: TextRole) -> attr_t {

@@ -40,6 +40,9 @@ public final class RenderLoop {
 
   /// What the screen shows, apart from the model.
   public private(set) var viewState = ViewState()
+  /// The last fact the screen showed, even if a later key cleared it: what `--print`
+  /// leaves on standard output after the app ends.
+  public private(set) var lastFactShown: NumberFact?
   private var lastFrame: Frame?
   private var spinner: Task<Void, Never>?
   /// Wakes the loop when the offline mark's time has come, so the mark goes with it.
@@ -159,6 +162,7 @@ public final class RenderLoop {
   /// What a key's action does. Any action but the help key closes the help.
   private func perform(_ action: Action) {
     if action != .toggleHelp { viewState.showsHelp = false }
+    viewState.notice = nil
     switch action {
     case .increment: model.incrementButtonTapped()
     case .decrement: model.decrementButtonTapped()
@@ -169,6 +173,14 @@ public final class RenderLoop {
     case .nextKind: model.nextKindButtonTapped()
     case .toggleHelp: viewState.showsHelp.toggle()
     case .suspend: terminal.suspend()
+    case .repaint: terminal.repaint()
+    case .copyFact:
+      if let fact = model.state.fact {
+        terminal.copyToClipboard(FactView.plainText(of: fact))
+        viewState.notice = "Copied the fact to the clipboard."
+      } else {
+        viewState.notice = "No fact to copy yet: f gets one."
+      }
     case .random:
       let model = model
       taskProvider.task(name: "random") { await model.randomButtonTapped() }
@@ -216,6 +228,12 @@ public final class RenderLoop {
       } onChange: {
         continuation?.yield(.modelChanged)
       }
+    }
+    // The age of a stored fact is told as of when it appeared, not re-read at each frame.
+    if state.fact != viewState.feature.fact {
+      viewState.now = state.fact?.source == .stored ? Date() : nil
+      viewState.notice = nil
+      if let fact = state.fact { lastFactShown = fact }
     }
     viewState.feature = state
     viewState.historyPosition = model.historyPosition

@@ -27,4 +27,13 @@ public protocol Terminal: AnyObject {
   /// Stops the app for the shell's job control (Ctrl-Z) and returns once it is continued,
   /// with the screen repainted.
   func suspend()
+
+  /// Clears the screen and draws the last frame again, for Ctrl-L: whatever else was
+  /// written to the terminal goes.
+  func repaint()
+
+  /// Puts `text` on the clipboard of the terminal, or of the terminal the app runs in
+  /// through tmux or ssh, with an OSC 52 sequence: no clipboard program, no display server.
+  /// A terminal that does not take the sequence ignores it.
+  func copyToClipboard(_ text: String)
 }

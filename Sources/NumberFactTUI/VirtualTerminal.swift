@@ -19,6 +19,10 @@ public final class VirtualTerminal: Terminal {
   /// How many times the app suspended itself (Ctrl-Z). A virtual terminal returns at once,
   /// as if continued straight away.
   public private(set) var suspensions = 0
+  /// How many times the app asked for the whole screen to be drawn again (Ctrl-L).
+  public private(set) var repaints = 0
+  /// What the app put on the clipboard (`y`), oldest first.
+  public private(set) var copied: [String] = []
   private var waiters: [(id: Int, condition: (Frame) -> Bool, resume: (Frame?) -> Void)] = []
   private var nextWaiter = 0
 
@@ -40,6 +44,14 @@ public final class VirtualTerminal: Terminal {
 
   public func suspend() {
     suspensions += 1
+  }
+
+  public func repaint() {
+    repaints += 1
+  }
+
+  public func copyToClipboard(_ text: String) {
+    copied.append(text)
   }
 
   /// Sends keys as one batch, as a terminal delivers keys read together.

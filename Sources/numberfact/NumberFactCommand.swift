@@ -18,7 +18,7 @@ struct NumberFactCommand: AsyncParsableCommand {
     commandName: "numberfact",
     abstract: "A counter whose number you can ask facts about.",
     usage: """
-      numberfact [--count <n>] [--kind <kind>] [--source <source>] [--base-url <url>] [--timeout <s>]
+      numberfact [--count <n>] [--kind <kind>] [--source <source>] [--base-url <url>] [--timeout <s>] [--print]
         (no subcommand: the interactive app, in this terminal)
       numberfact fact <numbers> ... [--kind <kind>] [--json] [options]
       numberfact history [--search <text>] [--json] [--clear]
@@ -27,8 +27,8 @@ struct NumberFactCommand: AsyncParsableCommand {
       Keys in the app: + = Up k count up; - _ Down j count down; PgUp PgDn by 100; 0-9 or g \
       type a number, Enter to go there; f Enter Space get a fact; r random number; Left h and \
       Right l step through the facts seen, Home End the oldest and newest; c Esc cancel; \
-      t next kind; n ask the server now, even while offline; ? F1 help; Ctrl-Z suspend; q Ctrl-C quit. Colours are off when NO_COLOR is \
-      set.
+      t next kind; n ask the server now, even while offline; y copy the fact (OSC 52); ? F1 \
+      help; Ctrl-L redraw; Ctrl-Z suspend; q Ctrl-C quit. Colours are off when NO_COLOR is set.
       """,
     version: numberfactVersion,
     subcommands: [Fact.self, History.self]
@@ -44,14 +44,21 @@ struct NumberFactCommand: AsyncParsableCommand {
     help: "The number to start at (default: where you left off, or 0).")
   var count: Int?
 
+  @Flag(
+    name: .customLong("print"),
+    help: "After quitting, print the last fact shown, so it stays in the scrollback.")
+  var printsLastFact = false
+
   func run() async throws {
     try Settings.check()
     let factStore = store.makeStore()
     let warnings = StoreWarnings()
-    let reason = try await Interactive.run(
+    let (reason, lastFact) = try await Interactive.run(
       client: client.makeClient(store: factStore, warnings: warnings), kind: client.kind,
       count: count ?? 0, store: store.noStore ? nil : factStore,
       restoresSession: count == nil && client.kindOption == nil)
+    // The terminal is back to normal here: the line lands on the main screen.
+    if printsLastFact, let lastFact { print(FactView.plainText(of: lastFact)) }
     if case .signal(let signal) = reason { throw ExitCode(128 + signal) }
   }
 
@@ -217,7 +224,9 @@ struct Fact: AsyncParsableCommand {
           "'\(operand)' is not a date: write month/day, such as 2/29 or 12/31.")
       }
       guard kind == .date else {
-        throw ValidationError("'\(operand)' is a date: add --kind date.")
+        // Names the kind in force: "add --kind date" read as nonsense after --kind year.
+        throw ValidationError(
+          "'\(operand)' is a date: dates go with --kind date, not \(kind.rawValue).")
       }
       return [date.dayOfYear]
     }
@@ -315,8 +324,11 @@ struct ClientOptions: ParsableArguments {
       """)
   var kindOption: FactKind?
 
+  // Unconditional, so `--timeout -1` reaches the range check instead of reading as a
+  // missing value followed by an option.
   @Option(
-    name: .customLong("timeout"), help: "Seconds to wait for the fact server (default: 5).")
+    name: .customLong("timeout"), parsing: .unconditional,
+    help: "Seconds to wait for the fact server (default: 5).")
   var timeoutOption: Double?
 
   /// Where facts come from: the flag, else the settings file, else `auto`.
@@ -406,7 +418,7 @@ enum Interactive {
   static func run(
     client: NumberFactClient, kind: FactKind, count: Int, store: FactStore?,
     restoresSession: Bool
-  ) async throws -> RenderLoop.ExitReason {
+  ) async throws -> (reason: RenderLoop.ExitReason, lastFact: NumberFact?) {
     let colors = ProcessInfo.processInfo.environment["NO_COLOR"].map(\.isEmpty) ?? true
     let terminal: NcursesTerminal
     do {
@@ -432,6 +444,6 @@ enum Interactive {
     }
     let reason = await loop.run()
     await model.rememberSession()
-    return reason
+    return (reason, loop.lastFactShown)
   }
 }

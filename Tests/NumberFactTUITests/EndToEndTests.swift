@@ -89,6 +89,52 @@ struct EndToEndTests {
     }
   }
 
+  /// Text another program writes to the terminal stays until Ctrl-L, which clears the screen
+  /// and draws the app again.
+  @Test func controlLClearsWhatAnotherProgramWrote() async throws {
+    let (command, _, _) = try Self.script("--source offline --count 41")
+    try await Self.withSession(command) { app in
+      try await app.waitForScreen(containing: "Count  41")
+      let tty = try await app.run("display-message", "-p", "-t", "app", "#{pane_tty}").stdout
+        .trimmingCharacters(in: .whitespacesAndNewlines)
+      let garbage = "\u{1B}[12;5HGARBAGE-FROM-ELSEWHERE"
+      let terminal = try #require(FileHandle(forWritingAtPath: tty))
+      terminal.write(Data(garbage.utf8))
+      try terminal.close()
+      try await app.waitForScreen(containing: "GARBAGE-FROM-ELSEWHERE")
+      // A key that changes the count redraws only what changed: the garbage stays.
+      try await app.send("+")
+      try await app.waitForScreen(containing: "Count  42")
+      #expect(try await app.screen().contains("GARBAGE-FROM-ELSEWHERE"))
+      try await app.send("C-l")
+      let screen = try await app.waitForScreen { !$0.contains("GARBAGE") }
+      #expect(screen.contains("Count  42") && screen.contains("q quit"))
+      try await app.send("q")
+      try await app.waitForScreen(containing: "EXIT=0")
+    }
+  }
+
+  /// `y` reaches tmux's clipboard through OSC 52, and `--print` leaves the last fact shown
+  /// on the main screen after quitting, though `+` had cleared it.
+  @Test func yCopiesThroughTheTerminalAndPrintLeavesTheLastFact() async throws {
+    let (command, _, _) = try Self.script("--source offline --count 42 --print")
+    try await Self.withSession(command) { app in
+      try await app.run("set-option", "-g", "set-clipboard", "on")
+      try await app.waitForScreen(containing: "Count  42")
+      try await app.send("f")
+      try await app.waitForScreen(containing: "offline fact, computed on this machine")
+      try await app.send("y")
+      try await app.waitForScreen(containing: "Copied the fact to the clipboard.")
+      let copied = try await app.run("show-buffer").stdout
+      #expect(copied.hasPrefix("42 is "), "\(copied)")
+      try await app.send("+")
+      try await app.waitForScreen(containing: "Count  43")
+      try await app.send("q")
+      let screen = try await app.waitForScreen { $0.contains("EXIT=0") }
+      #expect(screen.contains(String(copied.prefix(40))), "\(screen)")
+    }
+  }
+
   @Test(arguments: [(Int.max - 1, "+++"), (Int.min + 1, "---")])
   func countStopsAtTheEdges(start: Int, keys: String) async throws {
     let (command, before, after) = try Self.script("--source offline --count \(start)")
@@ -261,6 +307,28 @@ struct EndToEndTests {
       try await shell.send("echo EXIT=$?", "Enter")
       try await shell.waitForScreen(containing: "EXIT=0")
       #expect(!(try await shell.screen()).contains("of 2"), "--no-store reads no history")
+    }
+  }
+
+  /// `history --clear` at a terminal asks first: anything but yes forgets nothing; yes
+  /// forgets every fact and says how many.
+  @Test func historyClearAsksFirstAtATerminal() async throws {
+    try await Self.withSession("bash --norc --noprofile -i") { shell in
+      try await shell.waitForScreen(containing: "bash-")
+      let app = "'\(numberfactBinary.path)'"
+      try await shell.send("\(app) fact 5..7 --source offline > /dev/null", "Enter")
+      try await shell.send("clear; \(app) history --clear", "Enter")
+      try await shell.waitForScreen(containing: "Forget every fact seen? [y/N]")
+      try await shell.send("n", "Enter")
+      try await shell.waitForScreen(containing: "nothing forgotten")
+      try await shell.send("\(app) history | wc -l; \(app) history --clear", "Enter")
+      try await shell.waitForScreen { $0.components(separatedBy: "[y/N]").count == 3 }
+      #expect(try await shell.screen().contains("\n3\n"), "the facts were kept")
+      try await shell.send("y", "Enter")
+      try await shell.waitForScreen(containing: "forgot 3 facts")
+      try await shell.send("clear; \(app) history | wc -l", "Enter")
+      // After `clear`, the count is the screen's first line.
+      try await shell.waitForScreen { $0.hasPrefix("0\n") }
     }
   }
 
@@ -596,7 +664,11 @@ struct EndToEndTests {
       ["fact", "1..20000"],
       "Error: '1..20000' is more than 10,000 numbers; ask for fewer at a time."
     ),
-    (["fact", "2/29"], "Error: '2/29' is a date: add --kind date."),
+    (["fact", "2/29"], "Error: '2/29' is a date: dates go with --kind date, not trivia."),
+    (
+      ["fact", "2/29", "--kind", "year"],
+      "Error: '2/29' is a date: dates go with --kind date, not year."
+    ),
     (
       ["fact", "--kind", "date", "2/30"],
       "Error: '2/30' is not a date: write month/day, such as 2/29 or 12/31."
@@ -607,6 +679,10 @@ struct EndToEndTests {
     (["fact", "-x"], "Error: '-x' is not a number, a range (1..5), a date (2/29) or random."),
     (["fact", "random", "5"], "Error: random stands alone: numberfact fact random --kind math"),
     (["fact", "3", "--min", "1"], "Error: --min and --max go with random"),
+    (
+      ["fact", "1", "--timeout", "-1"],
+      "Error: --timeout must be a number of seconds above 0 and at most 600."
+    ),
   ])
   func badOperandsSayWhatIsWrong(arguments: [String], message: String) async throws {
     let result = try await runProcess(numberfactBinary, arguments + ["--source", "offline"])

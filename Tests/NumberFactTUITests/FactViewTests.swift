@@ -1,3 +1,4 @@
+import Foundation
 import NumberFactCore
 import NumberFactTUI
 import SuiteSupport
@@ -94,7 +95,7 @@ import Testing
   }
 
   /// Every width from 1 to 300, each screen, a few heights: every row fits, the count (or
-  /// its first digit) leads, and the full layout's key bar keeps `?` and `q`.
+  /// its first digit) leads, and the full layout's key bar keeps the way out.
   @Test(arguments: Screen.allCases)
   func everyWidthLaysOutWithinItself(screen: Screen) {
     for width in 1...300 {
@@ -108,8 +109,10 @@ import Testing
         let full =
           height >= FactView.fullLayoutSize.rows && width >= FactView.fullLayoutSize.columns
         if full {
+          // However narrow, the key bar keeps the way out of what is on screen.
           let bar = frame.lines.last ?? ""
-          #expect(bar.contains("?") && bar.contains("q"), "\(width)×\(height): \(bar)")
+          let wayOut = screen.state.prompt != nil ? "Esc" : "q"
+          #expect(bar.contains(wayOut), "\(width)×\(height): \(bar)")
         } else if screen.state.prompt == nil {
           #expect(frame.lines.first?.first == String(screen.state.feature.count).first)
         }
@@ -224,5 +227,51 @@ import Testing
     #expect(lines.contains { $0.contains("The store /x/store.sqlite cannot be written.") })
     state.showsHelp = true
     #expect(!FactView.frame(for: state, size: size).lines.contains { $0.contains("/x/store") })
+  }
+
+  /// The view never reads the clock: a stored fact's age is told against the state's `now`,
+  /// so the same state draws the same frame whenever it is drawn.
+  @Test func aStoredFactsAgeIsToldAgainstTheStatesTimeNotTheClock() {
+    let seen = Date(timeIntervalSince1970: 1_700_000_000)
+    var state = ViewState(
+      feature: .init(
+        count: 42,
+        fact: NumberFact(
+          number: 42, kind: .trivia, text: "42 is the answer.", source: .stored,
+          host: "numbersapi.com", seen: seen)),
+      now: seen.addingTimeInterval(3 * 86_400))
+    let size = TerminalSize(rows: 24, columns: 80)
+    let first = FactView.frame(for: state, size: size)
+    #expect(first.contains("— seen 3 days ago, from numbersapi.com"))
+    #expect(FactView.frame(for: state, size: size) == first)
+    state.now = nil
+    #expect(FactView.frame(for: state, size: size).contains("— seen just now, from numbersapi.com"))
+  }
+
+  /// The key bar says what the keys do now: while loading, in the prompt, over the help.
+  @Test(arguments: [
+    (Screen.loading, "c cancel  t kind  +/- count  ? help  q quit"),
+    (.prompt, "Enter go  Esc cancel  - negative  Backspace erase"),
+    (.help, "? or Esc close help  q quit"),
+    (.fact, "+/- count  0-9 go to  f fact  r random  ←/→ history  t kind  ? help  q quit"),
+  ])
+  func theKeyBarSaysWhatWorksNow(screen: Screen, hints: String) {
+    let lines = FactView.frame(for: screen.state, size: TerminalSize(rows: 24, columns: 80)).lines
+    #expect(lines.last?.trimmingCharacters(in: .whitespaces) == hints)
+  }
+
+  /// On a wide terminal the fact wraps at a readable width; the title and key bar still
+  /// span the whole width.
+  @Test func aWideTerminalKeepsTheFactAtAReadableWidth() {
+    let frame = FactView.frame(
+      for: Screen.longFact.state, size: TerminalSize(rows: 40, columns: 200))
+    let factLines = frame.lines.filter { $0.contains("word") }
+    #expect(factLines.count > 1)
+    #expect(
+      factLines.allSatisfy {
+        $0.trimmingCharacters(in: .whitespaces).count <= FactView.readableWidth
+      })
+    #expect(frame.lines[0].hasPrefix(" numberfact") && frame.lines[0].hasSuffix("trivia"))
+    #expect(frame.lines[0].count > 190)
   }
 }

@@ -19,6 +19,7 @@ import Testing
     (.character("x"), nil), (.character("F"), nil), (.character("é"), nil),
     (.character("字"), nil), (.character("٣"), nil), (.tab, nil), (.backspace, nil),
     (.function(2), nil), (.control("z"), .suspend), (.other(410), nil),
+    (.control("l"), .repaint), (.character("y"), .copyFact),
   ]
 
   @Test(arguments: table)
@@ -30,6 +31,6 @@ import Testing
     let mapped = Set(Self.table.compactMap(\.1))
     #expect(mapped == Set(Action.allCases))
     // Every action's keys are on the help screen: some lines name two actions.
-    #expect(KeyMap.help.count == 14)
+    #expect(KeyMap.help.count == 15)
   }
 }

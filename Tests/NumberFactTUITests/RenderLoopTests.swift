@@ -48,7 +48,7 @@ func makeFeature(
   @Test func unknownKeysAreIgnored() async throws {
     let app = LoopHarness()
     try await app.frame(containing: "Count  0")
-    app.terminal.type("xyzQ\u{7}é字")
+    app.terminal.type("xwzQ\u{7}é字")
     app.terminal.send(.left, .function(5), .other(999), .character("+"))
     try await app.frame(containing: "Count  1")
     #expect(app.terminal.frames.count == 2)  // the unknown keys drew nothing
@@ -88,6 +88,14 @@ func makeFeature(
     #expect(app.terminal.suspensions == 1)
   }
 
+  @Test func controlLRepaintsTheWholeScreenAndTheLoopGoesOn() async throws {
+    let app = LoopHarness(count: 1, provider: RecordingTaskProvider())
+    app.terminal.send(.control("l"))
+    app.terminal.type("+")
+    try await app.frame(containing: "Count  2")
+    #expect(app.terminal.repaints == 1)
+  }
+
   @Test func getFactShowsTheSpinnerThenTheFact() async throws {
     let provider = RecordingTaskProvider()
     let app = LoopHarness(count: 7, provider: provider)
@@ -107,6 +115,24 @@ func makeFeature(
     #expect(!frame.contains("Fetching"))
     try await provider.waitForAll()  // the spinner stopped with the loading
     #expect(provider.records.map(\.name).contains("spinner"))
+    #expect(await app.quit() == .quit)
+  }
+
+  /// `y` puts the fact on the terminal's clipboard and says so until the next key.
+  @Test func yCopiesTheFactOnScreen() async throws {
+    let app = LoopHarness(count: 7, provider: RecordingTaskProvider())
+    app.terminal.send(.character("y"))
+    try await app.frame(containing: "No fact to copy yet: f gets one.")
+    #expect(app.terminal.copied.isEmpty)
+    app.terminal.send(.character("f"))
+    try await app.facts.nextRequest().answer("7 is the number of\ndays in a week.")
+    try await app.frame(containing: "days in a week.")
+    app.terminal.send(.character("y"))
+    try await app.frame(containing: "Copied the fact to the clipboard.")
+    #expect(app.terminal.copied == ["7 is the number of days in a week."])
+    app.terminal.send(.character("+"))
+    let frame = try await app.frame(containing: "Count  8")
+    #expect(!frame.contains("Copied"))
     #expect(await app.quit() == .quit)
   }
 
