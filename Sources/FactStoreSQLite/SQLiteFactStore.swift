@@ -244,13 +244,17 @@ private actor SQLiteDatabase {
   }
 
   /// A fact from a row; `nil` for a row this version cannot read (a kind it does not know).
+  ///
+  /// The row's columns are, in order: number, kind, text, found, source, host, seen. They
+  /// are read by position: by name, each read hashes the name, and `history` reads 100,000
+  /// rows.
   private static func fact(_ row: Row) -> NumberFact? {
-    guard let kind = FactKind(rawValue: row["kind"]) else { return nil }
-    let source: String = row["source"]
+    guard let kind = FactKind(rawValue: row[1]) else { return nil }
+    let source: String = row[4]
     return NumberFact(
-      number: row["number"], kind: kind, text: row["text"], found: row["found"],
-      source: source == "live" ? .live : .offline, host: row["host"],
-      seen: Date(timeIntervalSince1970: row["seen"]))
+      number: row[0], kind: kind, text: row[2], found: row[3],
+      source: source == "live" ? .live : .offline, host: row[5],
+      seen: Date(timeIntervalSince1970: row[6]))
   }
 
   private static func storeError(_ error: any Error, path: String) -> FactStoreError {

@@ -49,8 +49,8 @@ struct History: AsyncParsableCommand {
         .init(search: search, limit: limit ?? FactStore.historyLimit))
       if json {
         print(try FactJSON.encoded(facts.map(FactJSON.init)))
-      } else if !facts.isEmpty {
-        print(facts.map(\.text).joined(separator: "\n"))
+      } else {
+        writeLines(facts.lazy.map(\.text))
       }
     } catch let error as FactStoreError {
       printError(error.description)
@@ -70,4 +70,30 @@ struct History: AsyncParsableCommand {
     let count = try await factStore.clearHistory()
     printError("forgot \(count) \(count == 1 ? "fact" : "facts")")
   }
+}
+
+/// Writes each of `lines` and a newline to standard output, in large writes: `history` may
+/// print 100,000 lines, and one joined string would copy them all twice.
+func writeLines(_ lines: some Sequence<String>) {
+  var buffer: [UInt8] = []
+  buffer.reserveCapacity(1 << 16)
+  func flush() {
+    buffer.withUnsafeBytes { bytes in
+      var offset = 0
+      while offset < bytes.count {
+        let written = write(STDOUT_FILENO, bytes.baseAddress! + offset, bytes.count - offset)
+        if written < 0, errno == EINTR { continue }
+        // A closed pipe (`history | head`): the reader has what it wanted.
+        guard written > 0 else { return }
+        offset += written
+      }
+    }
+    buffer.removeAll(keepingCapacity: true)
+  }
+  for line in lines {
+    buffer.append(contentsOf: line.utf8)
+    buffer.append(UInt8(ascii: "\n"))
+    if buffer.count >= 1 << 16 { flush() }
+  }
+  flush()
 }
