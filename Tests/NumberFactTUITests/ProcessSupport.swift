@@ -165,11 +165,17 @@ final class TmuxSession: Sendable {
   }
 
   /// The process ID of the app: the first child of the pane's shell.
+  ///
+  /// - Throws: when there is none. Never -1: `kill(-1, …)` signals every process the
+  ///   user may signal, the test runner among them.
   func appPID() async throws -> Int32 {
     let shell = try await panePID()
     let children =
       (try? String(contentsOfFile: "/proc/\(shell)/task/\(shell)/children", encoding: .utf8)) ?? ""
-    return children.split(separator: " ").first.flatMap { Int32($0) } ?? -1
+    guard shell > 0, let pid = children.split(separator: " ").first.flatMap({ Int32($0) }),
+      pid > 0
+    else { throw POSIXError(.ESRCH) }
+    return pid
   }
 
   /// The process ID of the pane's command.
