@@ -331,6 +331,7 @@ let package = Package(
         "FactClient",
         "FactStore",
         "FactStoreSQLite",
+        "TaskProviding",
         app("GRDB", "GRDB.swift"),
         app("IssueReportingTestSupport", "xctest-dynamic-overlay"),
       ]

@@ -17,6 +17,14 @@ public struct FactStore: Sendable {
   /// The stored facts, newest first.
   public var history: @Sendable (_ query: HistoryQuery) async throws -> [NumberFact]
 
+  /// Hands each stored fact to `body` as it is read, newest first, so a caller that prints
+  /// them never holds the whole store: what `numberfact history` uses. `body` may run on
+  /// any thread; an error it throws ends the walk and is rethrown.
+  public var eachInHistory:
+    @Sendable (
+      _ query: HistoryQuery, _ body: @escaping @Sendable (NumberFact) throws -> Void
+    ) async throws -> Void
+
   /// For each of `numbers` seen from the fact server as a fact of `kind`, the newest such
   /// fact; its source is ``FactSource/stored`` and its `seen` says when. Numbers never seen
   /// are absent.
@@ -32,7 +40,8 @@ public struct FactStore: Sendable {
   /// Saves where the person is now.
   public var saveSession: @Sendable (_ session: Session) async throws -> Void
 
-  /// Creates a store from its operations.
+  /// Creates a store from its operations. Without `eachInHistory`, the walk reads
+  /// `history` whole and hands its facts over one by one.
   public init(
     record: @escaping @Sendable (_ facts: [NumberFact], _ seen: Date) async throws -> Void,
     history: @escaping @Sendable (_ query: HistoryQuery) async throws -> [NumberFact],
@@ -40,10 +49,20 @@ public struct FactStore: Sendable {
       @escaping @Sendable (_ numbers: [Int], _ kind: FactKind) async throws -> [Int: NumberFact],
     clearHistory: @escaping @Sendable () async throws -> Int,
     loadSession: @escaping @Sendable () async throws -> Session?,
-    saveSession: @escaping @Sendable (_ session: Session) async throws -> Void
+    saveSession: @escaping @Sendable (_ session: Session) async throws -> Void,
+    eachInHistory:
+      (
+        @Sendable (
+          _ query: HistoryQuery, _ body: @escaping @Sendable (NumberFact) throws -> Void
+        ) async throws -> Void
+      )? = nil
   ) {
     self.record = record
     self.history = history
+    self.eachInHistory =
+      eachInHistory ?? { query, body in
+        for fact in try await history(query) { try body(fact) }
+      }
     self.seenFacts = seenFacts
     self.clearHistory = clearHistory
     self.loadSession = loadSession

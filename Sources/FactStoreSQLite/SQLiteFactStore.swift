@@ -24,10 +24,19 @@ extension FactStore {
     return Self(
       record: { facts, seen in try await database.record(facts, seen: seen) },
       history: { query in try await database.history(query) },
-      seenFacts: { numbers, kind in try await database.seenFacts(numbers, kind) },
+      seenFacts: { numbers, kind in
+        // Once the store is open, a seen fact is read right here, on the asking thread: no
+        // hop to the database's actor and none to a reader's queue, for the fact is on screen
+        // within a millisecond of the key. A reader in WAL mode waits for no writer.
+        if let pool = database.openPool.withLock({ $0 }) {
+          return try SQLiteDatabase.seenFacts(numbers, kind, in: pool, path: path)
+        }
+        return try await database.seenFacts(numbers, kind)
+      },
       clearHistory: { try await database.clear() },
       loadSession: { try await database.loadSession() },
-      saveSession: { session in try await database.saveSession(session) })
+      saveSession: { session in try await database.saveSession(session) },
+      eachInHistory: { query, body in try await database.eachInHistory(query, body) })
   }
 }
 
@@ -37,6 +46,8 @@ private actor SQLiteDatabase {
   let limit: Int
   let busyTimeout: Duration
   private var opened: Result<DatabasePool, FactStoreError>?
+  /// The pool once it has opened, for the reads that need no actor.
+  nonisolated let openPool = Locked<DatabasePool?>(nil)
 
   init(path: String, limit: Int, busyTimeout: Duration) {
     self.path = path
@@ -64,6 +75,7 @@ private actor SQLiteDatabase {
       case .failure(.busy), .failure(.failed): break
       default: opened = result
       }
+      if case .success(let pool) = result { openPool.withLock { $0 = pool } }
       return try result.get()
     }
   }
@@ -104,6 +116,10 @@ private actor SQLiteDatabase {
       let (seconds, attoseconds) = busyTimeout.components
       configuration.busyMode = .timeout(Double(seconds) + Double(attoseconds) / 1e18)
       configuration.label = "numberfact store"
+      // In WAL mode, NORMAL stays consistent through a crash or `kill -9`; only a power cut
+      // can lose the last facts seen. FULL would wait for the disk twice per fact shown,
+      // beside the frame that shows it.
+      configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA synchronous = NORMAL") }
       let pool = try DatabasePool(path: path, configuration: configuration)
       do {
         try migrator.migrate(pool)
@@ -123,24 +139,23 @@ private actor SQLiteDatabase {
     let limit = limit
     try await access {
       try await $0.write { db in
-        var position = try Int64.fetchOne(db, sql: "SELECT max(position) FROM fact") ?? 0
+        // A fact seen again replaces its row, and a new row takes the next position: the
+        // repeat moves to the top instead of appearing twice.
+        let statement = try db.cachedStatement(
+          sql: """
+            INSERT OR REPLACE INTO fact (number, kind, text, found, source, host, seen)
+            VALUES (?, ?, ?, ?, ?, ?, ?)
+            """)
         for fact in facts {
-          position += 1
-          try db.execute(
-            sql: """
-              INSERT INTO fact (number, kind, text, found, source, host, seen, position)
-              VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-              ON CONFLICT (number, kind, text) DO UPDATE SET
-                found = excluded.found, source = excluded.source, host = excluded.host,
-                seen = excluded.seen, position = excluded.position
-              """,
-            arguments: [
-              fact.number, fact.kind.rawValue, fact.text, fact.found,
-              fact.source == .offline ? "offline" : "live", fact.host,
-              seen.timeIntervalSince1970, position,
-            ])
+          try statement.execute(arguments: [
+            fact.number, fact.kind.rawValue, fact.text, fact.found,
+            fact.source == .offline ? "offline" : "live", fact.host,
+            seen.timeIntervalSince1970,
+          ])
         }
-        // Trimmed now and then, not on every write: a count is a scan.
+        // Trimmed now and then, not on every write: finding the cut is a walk of `limit`
+        // rows.
+        let position = db.lastInsertedRowID
         if position % 128 < Int64(facts.count) || facts.count > 128 {
           try db.execute(
             sql: """
@@ -157,25 +172,68 @@ private actor SQLiteDatabase {
     try await access {
       try await $0.read { db in
         var facts: [NumberFact] = []
-        let rows = try Row.fetchCursor(
-          db,
-          sql: """
-            SELECT number, kind, text, found, source, host, seen FROM fact
-            ORDER BY position DESC
-            """)
-        while facts.count < query.limit, let row = try rows.next() {
-          guard let fact = Self.fact(row), query.matches(fact.text) else { continue }
-          facts.append(fact)
-        }
+        try Self.walkHistory(db, query) { facts.append($0) }
         return facts
       }
     }
   }
 
+  func eachInHistory(
+    _ query: FactStore.HistoryQuery, _ body: @escaping @Sendable (NumberFact) throws -> Void
+  ) async throws {
+    // The body's own error comes back as it was thrown, not as the store's failure.
+    let thrownByBody = Locked<(any Error)?>(nil)
+    do {
+      try await access {
+        try await $0.read { db in
+          try Self.walkHistory(db, query) { fact in
+            do {
+              try body(fact)
+            } catch {
+              thrownByBody.withLock { $0 = error }
+              throw error
+            }
+          }
+        }
+      }
+    } catch {
+      throw thrownByBody.withLock { $0 } ?? error
+    }
+  }
+
+  /// Hands the facts `query` asks for to `body`, newest first. Newest first is the table's
+  /// own order backwards: no index, no lookups.
+  private static func walkHistory(
+    _ db: Database, _ query: FactStore.HistoryQuery, _ body: (NumberFact) throws -> Void
+  ) throws {
+    let rows = try Row.fetchCursor(
+      db,
+      sql: """
+        SELECT number, kind, text, found, source, host, seen FROM fact
+        ORDER BY position DESC
+        """)
+    var count = 0
+    while count < query.limit, let row = try rows.next() {
+      guard let fact = fact(row), query.matches(fact.text) else { continue }
+      try body(fact)
+      count += 1
+    }
+  }
+
   func seenFacts(_ numbers: [Int], _ kind: FactKind) async throws -> [Int: NumberFact] {
     guard !numbers.isEmpty else { return [:] }
-    return try await access {
-      try await $0.read { db in
+    return try Self.seenFacts(numbers, kind, in: try await pool(), path: path)
+  }
+
+  /// The newest live fact of `kind` for each of `numbers`, read on the calling thread.
+  static func seenFacts(
+    _ numbers: [Int], _ kind: FactKind, in pool: DatabasePool, path: String
+  ) throws -> [Int: NumberFact] {
+    guard !numbers.isEmpty else { return [:] }
+    do {
+      // One statement per number, each consistent by itself: the snapshot a read transaction
+      // would add costs two more statements and buys nothing here.
+      return try pool.unsafeRead { db in
         var found: [Int: NumberFact] = [:]
         let statement = try db.cachedStatement(
           sql: """
@@ -193,6 +251,8 @@ private actor SQLiteDatabase {
         }
         return found
       }
+    } catch {
+      throw storeError(error, path: path)
     }
   }
 
@@ -299,6 +359,29 @@ private actor SQLiteDatabase {
             count INTEGER NOT NULL,
             kind TEXT NOT NULL
           );
+          """)
+    }
+    // The position becomes the row's own key, so the newest-first walk of `history` reads
+    // the table in order instead of looking each row up from an index.
+    migrator.registerMigration("v2: position is the row id") { db in
+      try db.execute(
+        sql: """
+          CREATE TABLE fact_v2 (
+            position INTEGER PRIMARY KEY,
+            number INTEGER NOT NULL,
+            kind TEXT NOT NULL,
+            text TEXT NOT NULL,
+            found INTEGER NOT NULL,
+            source TEXT NOT NULL,
+            host TEXT,
+            seen REAL NOT NULL,
+            UNIQUE (number, kind, text)
+          );
+          INSERT INTO fact_v2 (number, kind, text, found, source, host, seen)
+            SELECT number, kind, text, found, source, host, seen FROM fact ORDER BY position;
+          DROP TABLE fact;
+          ALTER TABLE fact_v2 RENAME TO fact;
+          CREATE INDEX fact_by_number ON fact (number, kind, source);
           """)
     }
     return migrator

@@ -2,6 +2,7 @@ import ArgumentParser
 import FactClient
 import FactStore
 import Foundation
+import TaskProviding
 
 /// Prints the facts seen, newest first, or forgets them.
 struct History: AsyncParsableCommand {
@@ -45,12 +46,15 @@ struct History: AsyncParsableCommand {
         try await clearHistory(factStore)
         return
       }
-      let facts = try await factStore.history(
-        .init(search: search, limit: limit ?? FactStore.historyLimit))
+      let query = FactStore.HistoryQuery(search: search, limit: limit ?? FactStore.historyLimit)
       if json {
+        let facts = try await factStore.history(query)
         print(try FactJSON.encoded(facts.map(FactJSON.init)))
       } else {
-        writeLines(facts.lazy.map(\.text))
+        // Each line goes out as it is read: 100,000 facts are never held at once.
+        let output = StandardOutputLines()
+        try await factStore.eachInHistory(query) { output.write($0.text) }
+        output.flush()
       }
     } catch let error as FactStoreError {
       printError(error.description)
@@ -72,16 +76,30 @@ struct History: AsyncParsableCommand {
   }
 }
 
-/// Writes each of `lines` and a newline to standard output, in large writes: `history` may
-/// print 100,000 lines, and one joined string would copy them all twice.
-func writeLines(_ lines: some Sequence<String>) {
-  var buffer: [UInt8] = []
-  buffer.reserveCapacity(1 << 16)
+/// Lines for standard output, sent in large writes: `history` may print 100,000 lines, and a
+/// write each, or one joined string, would cost more than reading them.
+final class StandardOutputLines: Sendable {
+  private let buffer = Locked<[UInt8]>([])
+
+  /// Adds `line` and a newline, sending what is held once it passes 64 KiB.
+  func write(_ line: String) {
+    buffer.withLock { buffer in
+      buffer.append(contentsOf: line.utf8)
+      buffer.append(UInt8(ascii: "\n"))
+      if buffer.count >= 1 << 16 { Self.send(&buffer) }
+    }
+  }
+
+  /// Sends what is held.
   func flush() {
+    buffer.withLock { Self.send(&$0) }
+  }
+
+  private static func send(_ buffer: inout [UInt8]) {
     buffer.withUnsafeBytes { bytes in
       var offset = 0
       while offset < bytes.count {
-        let written = write(STDOUT_FILENO, bytes.baseAddress! + offset, bytes.count - offset)
+        let written = Glibc.write(STDOUT_FILENO, bytes.baseAddress! + offset, bytes.count - offset)
         if written < 0, errno == EINTR { continue }
         // A closed pipe (`history | head`): the reader has what it wanted.
         guard written > 0 else { return }
@@ -90,10 +108,4 @@ func writeLines(_ lines: some Sequence<String>) {
     }
     buffer.removeAll(keepingCapacity: true)
   }
-  for line in lines {
-    buffer.append(contentsOf: line.utf8)
-    buffer.append(UInt8(ascii: "\n"))
-    if buffer.count >= 1 << 16 { flush() }
-  }
-  flush()
 }

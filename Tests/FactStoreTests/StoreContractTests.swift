@@ -2,6 +2,7 @@ import FactClient
 import FactStore
 import FactStoreSQLite
 import Foundation
+import TaskProviding
 import Testing
 
 /// The rules every store keeps, checked on the in-memory store and on SQLite alike.
@@ -37,6 +38,44 @@ import Testing
     let history = try await store.history(.init())
     #expect(history.map(\.text) == ["one", "two"])
     #expect(history.first?.seen == Self.day + 2)
+  }
+
+  @Test(arguments: Kind.allCases)
+  func theWalkOfHistoryGivesWhatHistoryGives(_ kind: Kind) async throws {
+    let (store, directory) = kind.make()
+    defer { _ = directory }
+    try await store.record((1...40).map { Self.live($0, "fact \($0)") }, Self.day)
+    for query in [
+      FactStore.HistoryQuery(), .init(limit: 7), .init(search: "FACT 3"),
+      .init(search: "fact 1", limit: 3),
+    ] {
+      let walked = Locked<[String]>([])
+      try await store.eachInHistory(query) { fact in walked.withLock { $0.append(fact.text) } }
+      #expect(walked.withLock { $0 } == (try await store.history(query)).map(\.text))
+    }
+    #expect(
+      try await store.history(.init(search: "fact 1", limit: 3)).map(\.text) == [
+        "fact 19", "fact 18", "fact 17",
+      ])
+  }
+
+  /// An error the walk's body throws ends the walk and comes back to the caller.
+  @Test(arguments: Kind.allCases)
+  func anErrorFromTheWalksBodyEndsIt(_ kind: Kind) async throws {
+    struct Enough: Error {}
+    let (store, directory) = kind.make()
+    defer { _ = directory }
+    try await store.record((1...10).map { Self.live($0, "fact \($0)") }, Self.day)
+    let seen = Locked(0)
+    await #expect(throws: Enough.self) {
+      try await store.eachInHistory(.init()) { _ in
+        try seen.withLock {
+          $0 += 1
+          if $0 == 2 { throw Enough() }
+        }
+      }
+    }
+    #expect(seen.withLock { $0 } == 2)
   }
 
   @Test(arguments: Kind.allCases)
