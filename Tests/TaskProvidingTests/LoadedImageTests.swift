@@ -62,7 +62,8 @@
           let mapped = mmap(nil, 4096, PROT_NONE, MAP_SHARED, descriptor, 0),
           mapped != MAP_FAILED
         else { exit(2) }
-        let path = String(cString: template)
+        let path = String(
+          decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         defer { unlink(path) }
         let images = LoadedImage.all()
         guard !images.contains(where: { $0.path == path }), Symbolicator.images != nil else {
