@@ -11,6 +11,14 @@ struct StoreFigures: Sendable {
   /// The app with that store, and the same drive with `--no-store`, alternating.
   var withStore: [AppRun] = []
   var withoutStore: [AppRun] = []
+  /// The same two drives with a pause before each `f`, as a person's pace leaves: the
+  /// previous fact's write to the store has ended by then.
+  var withStorePaced: [AppRun] = []
+  var withoutStorePaced: [AppRun] = []
+  /// The pause before each `f` of the paced drives.
+  static let pause = Duration.milliseconds(10)
+  /// Presses of each paced drive.
+  static let pacedPresses = 200
   /// `numberfact history`, spawn to exit, output to /dev/null: every fact, as lines.
   var historyWall: [Double] = []
   /// The same with `--json`.
@@ -40,30 +48,37 @@ extension Measure {
     let presses = min(plan.presses, facts)
 
     for run in 1...plan.runs {
-      // One drive with the store, one without, in an order that alternates by run.
-      for withStore in run.isMultiple(of: 2) ? [false, true] : [true, false] {
-        // `--count 0` each time: the session saved at quit would otherwise move the start.
-        let arguments =
-          ["--source", "offline", "--count", "0"] + (withStore ? [] : ["--no-store"])
-        let marker = withStore ? "from numbersapi.com" : "computed on this machine"
-        let result = try await onOwnThread {
-          try driveApp(
-            binary: binary, arguments: arguments, home: home, presses: presses,
-            idle: .seconds(1)
-          ) { number, output in
-            try pressPlusThenFact(number, &output, until: marker)
+      // One drive with the store, one without, in an order that alternates by run; then
+      // both again at a person's pace.
+      for paced in [false, true] {
+        for withStore in run.isMultiple(of: 2) ? [false, true] : [true, false] {
+          // `--count 0` each time: the session saved at quit would otherwise move the start.
+          let arguments =
+            ["--source", "offline", "--count", "0"] + (withStore ? [] : ["--no-store"])
+          let marker = withStore ? "from numbersapi.com" : "computed on this machine"
+          let pause: Duration = paced ? StoreFigures.pause : .zero
+          let result = try await onOwnThread {
+            try driveApp(
+              binary: binary, arguments: arguments, home: home,
+              presses: paced ? min(presses, StoreFigures.pacedPresses) : presses,
+              idle: .seconds(1)
+            ) { number, output in
+              try pressPlusThenFact(number, &output, until: marker, after: pause)
+            }
           }
+          switch (withStore, paced) {
+          case (true, false): figures.withStore.append(result)
+          case (false, false): figures.withoutStore.append(result)
+          case (true, true): figures.withStorePaced.append(result)
+          case (false, true): figures.withoutStorePaced.append(result)
+          }
+          log(
+            "10. run \(run), \(withStore ? "store" : "no store")\(paced ? ", paced" : ""): "
+              + "first frame " + Summary.format(result.launchSeconds * 1000, 1)
+              + " ms, fact p99 "
+              + Summary.format(percentile(result.keyLatencies, 0.99) * 1000, 2) + " ms, peak "
+              + Summary.format(megabytes(Double(result.peakResidentBytes)), 1) + " MiB")
         }
-        if withStore {
-          figures.withStore.append(result)
-        } else {
-          figures.withoutStore.append(result)
-        }
-        log(
-          "10. run \(run), \(withStore ? "store" : "no store"): first frame "
-            + Summary.format(result.launchSeconds * 1000, 1) + " ms, fact p99 "
-            + Summary.format(percentile(result.keyLatencies, 0.99) * 1000, 2) + " ms, peak "
-            + Summary.format(megabytes(Double(result.peakResidentBytes)), 1) + " MiB")
       }
       let environment = ["XDG_DATA_HOME=\(home)/data", "XDG_CONFIG_HOME=\(home)/config"]
       for _ in 0..<5 {
@@ -98,12 +113,14 @@ extension Measure {
   }
 }
 
-/// Presses `+`, which clears the fact, waits for that frame, then presses `f`: the seconds
-/// from `f` to the frame whose last fact row, the source line, contains `marker`.
+/// Presses `+`, which clears the fact, waits for that frame and then `pause`, then presses
+/// `f`: the seconds from `f` to the frame whose last fact row, the source line, contains
+/// `marker`.
 func pressPlusThenFact(
-  _ number: Int, _ output: inout TerminalOutput, until marker: String
+  _ number: Int, _ output: inout TerminalOutput, until marker: String, after pause: Duration
 ) throws -> Double {
   _ = try pressPlus(number, &output)
+  if pause > .zero { Thread.sleep(forTimeInterval: pause.seconds) }
   output.discard()
   let sent = ContinuousClock.now
   try output.write("f")
