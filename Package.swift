@@ -191,6 +191,7 @@ let package = Package(
     .target(
       name: "NumberFactTUITesting",
       dependencies: [
+        "CNcurses",
         "NumberFactCore",
         "NumberFactTesting",
         "NumberFactTUI",

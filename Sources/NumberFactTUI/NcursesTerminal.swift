@@ -94,16 +94,10 @@ public final class NcursesTerminal: Terminal {
     return terminal
   }
 
-  /// Opens ncurses on `/dev/null` at a fixed size, to check what it holds after a draw.
-  ///
-  /// - Parameters:
-  ///   - size: The screen size ncurses is told.
-  ///   - terminalName: The terminfo entry to use.
-  ///   - colors: Whether to set up colours.
-  /// - Throws: ``OpenError/unknownTerminal(_:)`` when the entry does not exist, and
-  ///   ``OpenError/notFullScreen(_:)`` when it cannot move the cursor.
-  public static func offscreen(
-    size: TerminalSize, terminalName: String = "xterm-256color", colors: Bool = false
+  /// Opens ncurses on `/dev/null` at `size`, drawing nowhere: what the testing module's
+  /// `offscreen(size:terminalName:colors:)` builds on.
+  package static func onDevNull(
+    size: TerminalSize, terminalName: String, colors: Bool
   ) throws -> NcursesTerminal {
     let terminal = try NcursesTerminal(
       input: -1, output: -1, terminalName: terminalName, colors: colors)
@@ -324,21 +318,13 @@ public final class NcursesTerminal: Terminal {
       })
   }
 
-  /// The text ncurses holds in each row, for tests of what was drawn.
-  public func screenLines() -> [String] {
+  /// Runs `body` with this terminal's ncurses screen current and its standard window: for
+  /// the testing module, which reads back what was drawn.
+  package func withScreen<T>(
+    _ body: (UnsafeMutablePointer<WINDOW>?) throws -> T
+  ) rethrows -> T {
     set_term(screen)
-    let window = cn_stdscr()
-    let size = size
-    var lines: [String] = []
-    var buffer = [wchar_t](repeating: 0, count: size.columns + 1)
-    for y in 0..<size.rows {
-      let count = mvwinnwstr(window, Int32(y), 0, &buffer, Int32(size.columns))
-      let scalars = buffer.prefix(max(0, Int(count))).compactMap { Unicode.Scalar(UInt32($0)) }
-      var line = String(String.UnicodeScalarView(scalars))
-      while line.last == " " { line.removeLast() }
-      lines.append(line)
-    }
-    return lines
+    return try body(cn_stdscr())
   }
 
   /// Starts the Dispatch sources for input, resizes and stop signals.

@@ -10,8 +10,8 @@ public enum TerminalEvent: Hashable, Sendable {
 
 /// A screen the app draws frames on and reads keys from.
 ///
-/// Implementations: `NcursesTerminal` for a real terminal, ``VirtualTerminal`` in memory
-/// for tests. Both are used from the main actor only; ncurses is not thread-safe.
+/// Implementations: `NcursesTerminal` for a real terminal, and `VirtualTerminal` (in
+/// NumberFactTUITesting) in memory for tests. Both are used from the main actor only; ncurses is not thread-safe.
 @MainActor
 public protocol Terminal: AnyObject {
   /// The current size.

@@ -1,4 +1,6 @@
 import Dispatch
+import NumberFactTUI
+import TaskProviding
 
 /// An in-memory terminal for tests: the test sends keys, resizes and signals, and reads
 /// back every frame the app drew.
@@ -102,11 +104,8 @@ public final class VirtualTerminal: Terminal {
     let expiry = DispatchWorkItem { [weak self] in
       MainActor.assumeIsolated { self?.expire(id) }
     }
-    let (seconds, attoseconds) = timeout.components
-    DispatchQueue.main.asyncAfter(
-      deadline: .now()
-        + .nanoseconds(Int(clamping: seconds * 1_000_000_000 + attoseconds / 1_000_000_000)),
-      execute: expiry)  // failure bound
+    let deadline = DispatchTime.now() + .nanoseconds(timeout.dispatchNanoseconds)
+    DispatchQueue.main.asyncAfter(deadline: deadline, execute: expiry)  // failure bound
     defer { expiry.cancel() }
     let frame = await withCheckedContinuation {
       (continuation: CheckedContinuation<Frame?, Never>) in
