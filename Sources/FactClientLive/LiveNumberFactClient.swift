@@ -321,7 +321,9 @@ public enum FactHTTP {
 
   /// One GET with a deadline for the whole exchange and a cap on the body. Returns the
   /// status, and the body only when the status is 200: an error page is of no use.
-  static func get(_ url: URL, timeout: Duration, limit: Int) async throws -> (Int, Data) {
+  package static func get(
+    _ url: URL, timeout: Duration, limit: Int
+  ) async throws -> (Int, Data) {
     let host = NumberFactClient.hostName(url)
     let deadline = NIODeadline.now() + TimeAmount(timeout)
     var request = HTTPClientRequest(url: url.absoluteString)
@@ -332,7 +334,7 @@ public enum FactHTTP {
       // The client's deadline covers connecting and the response head.
       response = try await client().execute(request, deadline: deadline)
     } catch {
-      throw translate(error, responded: false, host: host, timeout: timeout)
+      throw translate(error, responded: false, host: host, timeout: timeout, limit: limit)
     }
     guard response.status == .ok else { return (Int(response.status.code), Data()) }
     do {
@@ -342,7 +344,7 @@ public enum FactHTTP {
       }
       return (200, Data(body.readableBytesView))
     } catch {
-      throw translate(error, responded: true, host: host, timeout: timeout)
+      throw translate(error, responded: true, host: host, timeout: timeout, limit: limit)
     }
   }
 
@@ -367,13 +369,12 @@ public enum FactHTTP {
 
   /// Maps what the HTTP stack threw to what a person should read. Once the response has
   /// begun, the host was reached, so any later transport failure is a lost connection.
+  /// A body past `limit` bytes is too large, as the limit this request was given says.
   static func translate(
-    _ error: any Error, responded: Bool, host: String, timeout: Duration
+    _ error: any Error, responded: Bool, host: String, timeout: Duration, limit: Int
   ) -> any Error {
     if error is CancellationError || Task.isCancelled { return CancellationError() }
-    if error is NIOTooManyBytesError {
-      return NumberFactError.responseTooLarge(limit: NumberFactClient.maximumBodySize)
-    }
+    if error is NIOTooManyBytesError { return NumberFactError.responseTooLarge(limit: limit) }
     if let error = error as? HTTPClientError {
       switch error {
       case .cancelled: return CancellationError()
@@ -417,8 +418,6 @@ public enum FactHTTP {
 extension TimeAmount {
   /// `duration`, saturated to what a `TimeAmount` holds.
   fileprivate init(_ duration: Duration) {
-    let (seconds, attoseconds) = duration.components
-    let (nanoseconds, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
-    self = overflow ? .nanoseconds(.max) : .nanoseconds(nanoseconds &+ attoseconds / 1_000_000_000)
+    self = .nanoseconds(duration.saturatedNanoseconds)
   }
 }

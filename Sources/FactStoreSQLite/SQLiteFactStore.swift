@@ -113,8 +113,7 @@ private actor SQLiteDatabase {
     }
     do {
       var configuration = Configuration()
-      let (seconds, attoseconds) = busyTimeout.components
-      configuration.busyMode = .timeout(Double(seconds) + Double(attoseconds) / 1e18)
+      configuration.busyMode = .timeout(busyTimeout.inSeconds)
       configuration.label = "numberfact store"
       // In WAL mode, NORMAL stays consistent through a crash or `kill -9`; only a power cut
       // can lose the last facts seen. FULL would wait for the disk twice per fact shown,

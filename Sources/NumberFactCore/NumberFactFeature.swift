@@ -173,8 +173,7 @@ public final class NumberFactFeature {
       offlineUntil = nil
       return
     }
-    let (seconds, attoseconds) = remaining.components
-    offlineUntil = now().addingTimeInterval(Double(seconds) + Double(attoseconds) / 1e18)
+    offlineUntil = now().addingTimeInterval(remaining.inSeconds)
   }
 
   /// Asks for a fact about a random number of the current kind; when it comes, the count

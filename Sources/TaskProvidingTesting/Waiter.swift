@@ -203,9 +203,6 @@ final class Deadlines: Sendable {
 
   private static func deadline(after duration: Duration) -> UInt64 {
     let now = DispatchTime.now().uptimeNanoseconds
-    let (seconds, attoseconds) = duration.components
-    // In Double, clamped to a year, so any `Duration` saturates instead of trapping.
-    let nanoseconds = min(max(0, Double(seconds) * 1e9 + Double(attoseconds) / 1e9), 3.2e16)
-    return now + UInt64(nanoseconds)
+    return now + UInt64(duration.dispatchNanoseconds)
   }
 }

@@ -328,9 +328,8 @@ final class JobRouter: Sendable {
       queue.state.withLock { $0.isSleeping = false }
       return false
     }
-    let (seconds, attoseconds) = remaining.components
-    let nanoseconds = min(Double(seconds) * 1e9 + Double(attoseconds) / 1e9, 3.2e16)
-    let woken = queue.wake.wait(timeout: .now() + .nanoseconds(Int(nanoseconds))) == .success
+    let woken =
+      queue.wake.wait(timeout: .now() + .nanoseconds(remaining.dispatchNanoseconds)) == .success
     if !woken { queue.state.withLock { $0.isSleeping = false } }
     return woken
   }

@@ -71,6 +71,18 @@ import Testing
     }
   }
 
+  /// The error names the limit the request was given, not the client's default.
+  @Test func anOversizedBodyNamesTheLimitItPassed() async throws {
+    let server = try await FactServer(data: Data(repeating: UInt8(ascii: "a"), count: 4096))
+    defer { Task { await server.stop() } }
+    let url = server.baseURL.appendingPathComponent("1/trivia")
+    await #expect(throws: NumberFactError.responseTooLarge(limit: 1000)) {
+      _ = try await FactHTTP.get(url, timeout: .seconds(5), limit: 1000)
+    }
+    let (status, body) = try await FactHTTP.get(url, timeout: .seconds(5), limit: 4096)
+    #expect(status == 200 && body.count == 4096)
+  }
+
   @Test func oversizedBodyWithoutALengthIsCutOffAtTheLimit() async throws {
     let (chunks, feed) = AsyncStream<[UInt8]>.makeStream()
     let server = try await FactServer { _ in
