@@ -5,19 +5,19 @@
 /// other choice. `x2:3.1,9.2` takes the second option at decision 3 and the third at
 /// decision 9. A decision is any point where more than one thing could happen next, jobs and
 /// choices alike, so the string does not depend on the strategy that found the schedule.
-enum ReplayString {
+package enum ReplayString {
   /// A decision that took another option than the default.
-  struct Departure: Equatable, Sendable {
-    let decision: Int
-    let option: Int
+  package struct Departure: Equatable, Sendable {
+    package let decision: Int
+    package let option: Int
   }
 
-  static func encode(_ departures: [Departure]) -> String {
+  package static func encode(_ departures: [Departure]) -> String {
     "x2:" + departures.map { "\($0.decision).\($0.option)" }.joined(separator: ",")
   }
 
   /// The departures `text` names, or why it names none.
-  static func decode(_ text: String) -> Result<[Departure], DecodingError> {
+  package static func decode(_ text: String) -> Result<[Departure], DecodingError> {
     if text.hasPrefix("x1:") { return .failure(.earlierVersion) }
     guard text.hasPrefix("x2:") else { return .failure(.notAReplayString) }
     let list = text.dropFirst(3)
@@ -34,7 +34,7 @@ enum ReplayString {
   }
 
   /// Why a text is not a replay string.
-  enum DecodingError: Error {
+  package enum DecodingError: Error {
     /// It is not of the form `x2:` and `decision.option` pairs.
     case notAReplayString
     /// It is an `x1:` string, from a version that made no choice among jobs.

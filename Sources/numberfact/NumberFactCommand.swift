@@ -205,7 +205,11 @@ struct Fact: AsyncParsableCommand {
     }
     var result: [Int] = []
     for operand in numbers {
-      result += try Self.numbers(in: operand, kind: client.kind)
+      do {
+        result += try FactOperand.numbers(in: operand, kind: client.kind, limit: Self.maximumCount)
+      } catch {
+        throw ValidationError(error.description)
+      }
       guard result.count <= Self.maximumCount else {
         throw ValidationError(
           "That is more than \(Self.maximumCount.formatted()) numbers; ask for fewer at a time.")
@@ -213,47 +217,6 @@ struct Fact: AsyncParsableCommand {
     }
     let single = numbers.count == 1 && !numbers[0].contains("..")
     return .numbers(result, single: single)
-  }
-
-  /// The numbers one operand stands for.
-  static func numbers(in operand: String, kind: FactKind) throws -> [Int] {
-    if let number = Int(operand) { return [number] }
-    if operand.contains("/") {
-      guard let date = FactDate(parsing: operand) else {
-        throw ValidationError(
-          "'\(operand)' is not a date: write month/day, such as 2/29 or 12/31.")
-      }
-      guard kind == .date else {
-        // Names the kind in force: "add --kind date" read as nonsense after --kind year.
-        throw ValidationError(
-          "'\(operand)' is a date: dates go with --kind date, not \(kind.rawValue).")
-      }
-      return [date.dayOfYear]
-    }
-    let bounds = operand.components(separatedBy: "..")
-    if bounds.count == 2 {
-      guard let low = Int(bounds[0]), let high = Int(bounds[1]) else {
-        throw ValidationError(
-          "'\(operand)' is not a range of whole numbers: write it as 1..5 or -3..3.")
-      }
-      guard low <= high else {
-        throw ValidationError(
-          "'\(operand)' is empty: put the smaller number first (\(high)..\(low)).")
-      }
-      let (span, overflow) = high.subtractingReportingOverflow(low)
-      guard !overflow, span < maximumCount else {
-        throw ValidationError(
-          "'\(operand)' is more than \(maximumCount.formatted()) numbers; ask for fewer at a time.")
-      }
-      return Array(low...high)
-    }
-    let looksNumeric =
-      operand.contains(where: \.isNumber)
-      && operand.allSatisfy { $0.isNumber || $0 == "-" || $0 == "+" }
-    throw ValidationError(
-      looksNumeric && !operand.isEmpty
-        ? "'\(operand)' does not fit in a 64-bit Int (from \(Int.min) to \(Int.max))."
-        : "'\(operand)' is not a number, a range (1..5), a date (2/29) or random.")
   }
 
   func run() async throws {
