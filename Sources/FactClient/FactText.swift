@@ -38,7 +38,9 @@ public enum FactText {
           pendingSpace = !output.isEmpty
         } else if isInvisible(scalar) {
           let next = index < scalars.count ? scalars[index] : nil
-          guard joinsVisibleText(scalar, after: output.last, before: next) else { continue }
+          // After whitespace it would join a space, once the whitespace is written.
+          guard !pendingSpace, joinsVisibleText(scalar, after: output.last, before: next)
+          else { continue }
           output.append(scalar)
         } else {
           if pendingSpace { output.append(" ") }
@@ -50,8 +52,12 @@ public enum FactText {
 
     let result = String(output)
     guard maximumLength > 0, result.count > maximumLength else { return result }
-    let cut = result.prefix(maximumLength - 1)
-    return cut.trimmingTrailingSpaces() + "…"
+    // A joiner left at the cut would join the ellipsis, which a second pass drops.
+    var cut = String.UnicodeScalarView(result.prefix(maximumLength - 1).unicodeScalars)
+    while let last = cut.last, last == " " || last == "\u{200C}" || last == "\u{200D}" {
+      cut.removeLast()
+    }
+    return String(cut) + "…"
   }
 
   /// Whether an invisible `scalar` is part of what surrounds it rather than a way to hide
@@ -135,13 +141,5 @@ public enum FactText {
       }
     }
     return index
-  }
-}
-
-extension Substring {
-  fileprivate func trimmingTrailingSpaces() -> String {
-    var text = self
-    while text.last == " " { text.removeLast() }
-    return String(text)
   }
 }

@@ -62,6 +62,9 @@ public struct AppConfig: Equatable, Sendable {
 
   /// Parses `text`, the contents of the file at `path` (which messages name).
   public static func parse(_ text: String, path: String) throws(AppConfigError) -> AppConfig {
+    if let (line, message) = ConfigTextCheck.firstProblem(in: text) {
+      throw AppConfigError(path: path, line: line, message: message)
+    }
     let table: TOMLTable
     do {
       table = try TOMLTable(string: text)

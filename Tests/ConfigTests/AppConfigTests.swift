@@ -88,4 +88,47 @@ import Testing
   @Test func aMissingFileIsEveryDefault() throws {
     #expect(try AppConfig.load(path: "/nonexistent/numberfact/config.toml") == AppConfig())
   }
+
+  /// Found by fuzzing: the TOML parser stopped the process with an assertion on these,
+  /// where TOML allows neither. Each is now an error naming its line.
+  @Test(arguments: [
+    ("[é]\n", 1, "'é' (U+E9) starts a table name"),
+    ("timeout = 5\nkind = é\n", 2, "'é' (U+E9) outside quotes"),
+    ("kind = \"math\"\n[:]\n", 2, "':' (U+3A) starts a table name"),
+    ("[[ {x}]]\n", 1, "'{' (U+7B) starts a table name"),
+    ("kind = math\u{00A0}\n", 1, "U+A0 outside quotes"),
+    ("i = [\n  1,\n  }\n", 3, "'}' (U+7D) in an array"),
+  ])
+  func textTheParserWouldStopOnIsAnError(text: String, line: Int, start: String) {
+    #expect {
+      _ = try AppConfig.parse(text, path: "/c/config.toml")
+    } throws: { error in
+      guard let error = error as? AppConfigError else { return false }
+      return error.line == line && error.message.hasPrefix(start)
+        && error.description.hasPrefix("/c/config.toml:\(line): ")
+    }
+  }
+
+  /// What the check before the parser lets through: text beyond ASCII in strings and
+  /// comments, and arrays and inline tables at a line's start inside a value.
+  @Test func textBeyondASCIIInQuotesAndCommentsIsRead() throws {
+    let config = try AppConfig.parse(
+      #"""
+      # café, 数字
+      kind = "math" # ☕
+      base-url = 'http://numbersapi.com'
+      note = """
+      [é] is fine in here
+      """
+      list = [
+        [1, 2],
+        { a = "ü" },
+      ]
+      [elsewhere]
+      name = "ok"
+      """#, path: "/c/config.toml")
+    #expect(config.kind == .math)
+    #expect(config.baseURL == "http://numbersapi.com")
+    #expect(config.warnings.count == 3)
+  }
 }

@@ -63,6 +63,24 @@ import Testing
     #expect(FactText.sanitize(once) == once)
   }
 
+  /// Found by fuzzing: a joiner after whitespace joined the space written before the next
+  /// letter, and a second pass dropped it.
+  @Test func aJoinerAfterWhitespaceIsDropped() {
+    let text = FactText.sanitize("\u{FFFD}\n\u{200C}\u{FFFD}")
+    #expect(text == "\u{FFFD} \u{FFFD}")
+    #expect(FactText.sanitize(text) == text)
+  }
+
+  /// Found by fuzzing: a cut after a joiner left it before the ellipsis, which it does not
+  /// join, so a second pass dropped it.
+  @Test func aJoinerAtTheCutIsDropped() {
+    let text = FactText.sanitize(
+      String(repeating: "é", count: 10) + "\u{200C}" + String(repeating: "é", count: 5),
+      maximumLength: 11)
+    #expect(text == String(repeating: "é", count: 10) + "…")
+    #expect(FactText.sanitize(text, maximumLength: 11) == text)
+  }
+
   @Test func noControlOrFormatScalarSurvivesRandomInput() {
     var generator = SplitMix64(seed: 0x5EED)
     let alphabet: [Unicode.Scalar] =

@@ -44,6 +44,9 @@ struct ConfigProcessTests {
     ("source = \"offline\"\ntimeout = -3\n", 2, "timeout must be"),
     ("kind = \"math\"\n[broken\n", 2, ""),
     ("\n\nsource = \"carrier-pigeon\"\n", 3, "source must be"),
+    // Found by fuzzing: the TOML parser stopped the process on each of these.
+    ("kind = \"math\"\n[:]\n", 2, "':' (U+3A) starts a table name"),
+    ("[é]\n", 1, "'é' (U+E9) starts a table name"),
   ])
   func aBrokenFileExits78WithOneLineNamingTheFileAndTheLine(
     _ text: String, _ line: Int, _ message: String
