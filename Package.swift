@@ -217,6 +217,23 @@ let package = Package(
       ]
     ),
     // Benchmarks: `swift run -c release numberfact-bench`. Not a product and not a test.
+    // The parsers that take text from outside, each with the properties its output must
+    // have, and the program that fuzzes them (docs/reliability.md, "Fuzzing").
+    .target(
+      name: "NumberFactFuzzing",
+      dependencies: [
+        "FactClient",
+        "NumberFactConfig",
+        "NumberFactTUI",
+        "TaskScheduling",
+      ]
+    ),
+    .target(name: "CFuzzerDriver", path: "Modules/CFuzzerDriver"),
+    .executableTarget(
+      name: "numberfact-fuzz",
+      dependencies: ["CFuzzerDriver", "NumberFactFuzzing"],
+      path: "Fuzz/numberfact-fuzz"
+    ),
     .executableTarget(
       name: "numberfact-bench",
       dependencies: [
@@ -321,6 +338,10 @@ let package = Package(
         app("Dependencies", "swift-dependencies"),
         app("IssueReportingTestSupport", "xctest-dynamic-overlay"),
       ]
+    ),
+    .testTarget(
+      name: "FuzzCorpusTests",
+      dependencies: ["NumberFactFuzzing"]
     ),
     .testTarget(
       name: "ConfigTests",
