@@ -34,6 +34,25 @@ public enum Key: Hashable, Sendable {
   case other(Int)
 }
 
+extension Key {
+  /// The key a terminal reports for `scalar` typed: Enter for a carriage return or a line
+  /// feed, Escape, Backspace for DEL or BS, Tab, Ctrl and a letter for the other C0
+  /// controls, and the character itself otherwise. The real terminal and the virtual one
+  /// both decode through it, so a test types what a person would.
+  public init(typed scalar: Unicode.Scalar) {
+    switch scalar.value {
+    case 3: self = .control("c")
+    case 9: self = .tab
+    case 10, 13: self = .enter
+    case 27: self = .escape
+    case 8, 127: self = .backspace
+    case 1...26: self = .control(Character(Unicode.Scalar(scalar.value + 96)!))
+    case 0, 28...31: self = .other(Int(scalar.value))
+    default: self = .character(Character(scalar))
+    }
+  }
+}
+
 /// What a key asks the app to do.
 public enum Action: Hashable, Sendable, CaseIterable {
   /// Add one to the count.

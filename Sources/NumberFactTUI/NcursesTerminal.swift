@@ -414,19 +414,7 @@ public final class NcursesTerminal: Terminal {
   }
 
   static func key(character: UInt32) -> Key {
-    switch character {
-    case 3: return .control("c")
-    case 9: return .tab
-    case 10, 13: return .enter
-    case 27: return .escape
-    case 8, 127: return .backspace
-    case 1...26: return .control(Character(Unicode.Scalar(character + 96)!))
-    default:
-      guard let scalar = Unicode.Scalar(character), scalar.value >= 0x20 else {
-        return .other(Int(character))
-      }
-      return .character(Character(scalar))
-    }
+    Unicode.Scalar(character).map(Key.init(typed:)) ?? .other(Int(character))
   }
 
   static func key(code: Int32) -> Key? {

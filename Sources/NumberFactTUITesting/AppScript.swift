@@ -67,16 +67,7 @@ public final class AppScript {
   /// Types `text` as one batch of keys, as a paste arrives: `\r` is Enter, `\u{1B}` Esc,
   /// `\u{7F}` Backspace, `\t` Tab; every other character is itself.
   public func type(_ text: String) {
-    terminal.send(
-      keys: text.map { character in
-        switch character {
-        case "\r", "\n": .enter
-        case "\u{1B}": .escape
-        case "\u{7F}", "\u{8}": .backspace
-        case "\t": .tab
-        default: .character(character)
-        }
-      })
+    terminal.type(text)
   }
 
   /// Presses `keys` as one batch.

@@ -66,9 +66,10 @@ public final class VirtualTerminal: Terminal {
     continuation.yield(.keys(keys))
   }
 
-  /// Sends each character of `text` as a key, in one batch, as a paste arrives.
+  /// Sends `text` as the keys a terminal reports for it, in one batch, as a paste arrives:
+  /// `"\r"` is Enter, `"\u{1B}"` Escape, `"\u{7F}"` Backspace.
   public func type(_ text: String) {
-    send(keys: text.map { Key.character($0) })
+    send(keys: text.unicodeScalars.map(Key.init(typed:)))
   }
 
   /// Changes the size and reports the change, as a terminal window being resized.

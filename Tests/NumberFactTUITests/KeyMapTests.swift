@@ -1,4 +1,5 @@
 import NumberFactTUI
+import NumberFactTUITesting
 import Testing
 
 @Suite struct KeyMapTests {
@@ -32,5 +33,26 @@ import Testing
     #expect(mapped == Set(Action.allCases))
     // Every action's keys are on the help screen: some lines name two actions.
     #expect(KeyMap.help.count == 15)
+  }
+}
+
+/// What a typed character is as a key: the same whether a terminal reads it or a test types
+/// it, so `type("6\r")` presses Enter on the virtual terminal as on the real one.
+@MainActor @Suite struct TypedKeyTests {
+  @Test func controlCharactersAreTheirKeys() {
+    let typed = "\r\n\u{1B}\u{7F}\u{8}\t\u{3}\u{1A}\u{C}a字"
+    #expect(
+      typed.unicodeScalars.map(Key.init(typed:)) == [
+        .enter, .enter, .escape, .backspace, .backspace, .tab, .control("c"), .control("z"),
+        .control("l"), .character("a"), .character("字"),
+      ])
+  }
+
+  @Test func theVirtualTerminalTypesWhatARealOneReads() async throws {
+    let app = AppScript(count: 5)
+    app.terminal.type("g6\r")
+    try await app.facts.nextRequest().answer("6 is perfect.")
+    #expect(app.model.count == 6)
+    _ = await app.quit()
   }
 }
