@@ -246,8 +246,8 @@ public final class NcursesTerminal: Terminal {
     if var settings = savedSettings {
       tcsetattr(inputDescriptor, TCSADRAIN, &settings)
     }
-    // SIGTSTP's default action stops the process; the handler the signal source installed
-    // is put back once it runs again.
+    // SIGTSTP's default action stops the process; the handler and the signal mask in place
+    // are put back once it runs again.
     var stop = sigaction()
     stop.__sigaction_handler.sa_handler = SIG_DFL
     var previous = sigaction()
@@ -255,10 +255,20 @@ public final class NcursesTerminal: Terminal {
     var pending = sigset_t()
     sigemptyset(&pending)
     sigaddset(&pending, SIGTSTP)
-    pthread_sigmask(SIG_UNBLOCK, &pending, nil)
+    var mask = sigset_t()
+    pthread_sigmask(SIG_UNBLOCK, &pending, &mask)
     raise(SIGTSTP)
     // Continued.
+    pthread_sigmask(SIG_SETMASK, &mask, nil)
     sigaction(SIGTSTP, &previous, nil)
+    continued()
+  }
+
+  /// Enters curses mode again after a suspension and repaints at the terminal's size now.
+  ///
+  /// It reads no keys: one typed as soon as the app is back belongs to the input source,
+  /// which would otherwise find nothing to read when it fires.
+  package func continued() {
     guard !isClosed else { return }
     set_term(screen)
     reset_prog_mode()
@@ -377,12 +387,11 @@ public final class NcursesTerminal: Terminal {
   }
 
   /// Reads every key waiting, so a paste is delivered as one batch, in order.
-  private func readKeys() {
+  package func readKeys() {
     guard !isClosed else { return }
     set_term(screen)
-    if cn_bytes_available(inputDescriptor) <= 0 {
-      // Readable with nothing to read: the input has closed (end of file, hang-up). A
-      // terminal that has hung up fails the query with EIO instead; that ends it too.
+    if cn_bytes_available(inputDescriptor) <= 0, Self.hasEnded(inputDescriptor) {
+      // Readable with nothing to read, and hung up or failing: the input has closed.
       endEvents()
       return
     }
@@ -400,15 +409,23 @@ public final class NcursesTerminal: Terminal {
     if !keys.isEmpty { continuation.yield(.keys(keys)) }
   }
 
+  /// Whether the input at `fd` has ended: hung up, failing or closed. Readiness with
+  /// nothing to read is not enough: the bytes that made it readable may have been read
+  /// already, and a terminal that is still there says nothing of a hang-up.
+  private static func hasEnded(_ fd: Int32) -> Bool {
+    var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+    guard poll(&poller, 1, 0) >= 0 else { return errno != EINTR && errno != EAGAIN }
+    return poller.revents & Int16(POLLHUP | POLLERR | POLLNVAL) != 0
+  }
+
   private func resized() {
     guard !isClosed else { return }
     let size = cn_window_size(outputDescriptor)
     guard size.ws_row > 0, size.ws_col > 0 else { return }
     set_term(screen)
-    resizeterm(Int32(size.ws_row), Int32(size.ws_col))
-    // The resize also queues KEY_RESIZE; reading it now keeps it out of the next batch.
-    var character: wint_t = 0
-    while wget_wch(cn_stdscr(), &character) == KEY_CODE_YES, Int32(character) == KEY_RESIZE {}
+    // `resize_term`, not `resizeterm`: it queues no KEY_RESIZE, so no key needs reading
+    // here, where one typed meanwhile would be taken from the input source and lost.
+    resize_term(Int32(size.ws_row), Int32(size.ws_col))
     clearok(cn_stdscr(), true)
     continuation.yield(.resized(self.size))
   }

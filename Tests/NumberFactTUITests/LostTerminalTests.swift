@@ -5,43 +5,6 @@ import SuiteSupport
 import TaskProvidingTesting
 import Testing
 
-/// A pseudo-terminal: the side a terminal emulator holds (master) and the side the app
-/// reads and writes (slave).
-private struct PseudoTerminal {
-  let master: Int32
-  let slave: Int32
-
-  init() throws {
-    typealias Open = @convention(c) (Int32) -> Int32
-    typealias Name = @convention(c) (Int32) -> UnsafeMutablePointer<CChar>?
-    // Looked up at run time: the Glibc module declares them only under `_XOPEN_SOURCE`.
-    let open = unsafeBitCast(dlsym(nil, "posix_openpt"), to: Open.self)
-    let grant = unsafeBitCast(dlsym(nil, "grantpt"), to: Open.self)
-    let unlock = unsafeBitCast(dlsym(nil, "unlockpt"), to: Open.self)
-    let name = unsafeBitCast(dlsym(nil, "ptsname"), to: Name.self)
-    master = open(O_RDWR | O_NOCTTY | O_CLOEXEC)
-    guard master >= 0, grant(master) == 0, unlock(master) == 0, let path = name(master) else {
-      throw POSIXError(.ENOTTY)
-    }
-    slave = Glibc.open(path, O_RDWR | O_NOCTTY | O_CLOEXEC)
-    guard slave >= 0 else { throw POSIXError(.ENOTTY) }
-    var size = winsize(ws_row: 24, ws_col: 80, ws_xpixel: 0, ws_ypixel: 0)
-    _ = ioctl(slave, UInt(TIOCSWINSZ), &size)
-  }
-
-  /// Closes the master side and returns once the slave side reports the hang-up.
-  ///
-  /// The kernel hangs the slave up when the master's last reference goes, and a process
-  /// another test forks at that moment holds a copy until it execs: the hang-up can come a
-  /// little after `close` returns.
-  func hangUp() {
-    Glibc.close(master)
-    // No events asked for: poll returns only on a hang-up or an error.
-    var poller = pollfd(fd: slave, events: 0, revents: 0)
-    while poll(&poller, 1, 10_000) < 0, errno == EINTR {}  // failure bound
-  }
-}
-
 /// The terminal going away under the app: its window closed, its connection dropped. The
 /// events must end, so the app exits, instead of waiting on a descriptor that will never
 /// be readable again.
