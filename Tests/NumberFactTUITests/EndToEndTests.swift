@@ -225,7 +225,9 @@ struct EndToEndTests {
     try await Self.withSession("bash --norc --noprofile -i") { shell in
       try await shell.waitForScreen(containing: "bash-")
       try await shell.send("stty -a > \(NSTemporaryDirectory())numberfact-stty-before", "Enter")
-      try await shell.send("'\(numberfactBinary.path)' --source offline --count 41", "Enter")
+      try await shell.send(
+        "'\(numberfactBinary.path)' --source offline --count 41 2>'\(Self.stderrFile(of: shell))'",
+        "Enter")
       try await shell.waitForScreen(containing: "Count  41")
       try await shell.send("+")
       try await shell.waitForScreen(containing: "Count  42")
@@ -235,15 +237,49 @@ struct EndToEndTests {
       #expect(!stopped.contains("Count  42"), "the app's screen is gone while it is stopped")
       try await shell.send("stty -a > \(NSTemporaryDirectory())numberfact-stty-stopped", "Enter")
       try await shell.send("fg", "Enter")
-      try await shell.waitForScreen(containing: "Count  42")
+      try await Self.wait(shell, untilTheAppShows: "Count  42")
       try await shell.send("+")
-      try await shell.waitForScreen(containing: "Count  43")
-      try await shell.send("q")
+      try await Self.wait(shell, untilTheAppShows: "Count  43")
+      try await Self.quit(shell)
       try await shell.send("echo EXIT=$?", "Enter")
       try await shell.waitForScreen(containing: "EXIT=0")
       let before = NSTemporaryDirectory() + "numberfact-stty-before"
       let stoppedSettings = NSTemporaryDirectory() + "numberfact-stty-stopped"
       try Self.expectSameSettings(before, stoppedSettings)
+    }
+  }
+
+  /// Quits the app run from `shell` with `q`, and returns once the shell's prompt is back:
+  /// keys typed before then are the app's to read, and go with it.
+  static func quit(_ shell: TmuxSession) async throws {
+    try await shell.send("q")
+    try await shell.waitForScreen { screen in
+      let last = screen.split(separator: "\n").last { !$0.allSatisfy(\.isWhitespace) }
+      return !screen.hasPrefix(" numberfact")
+        && last.map { $0.hasPrefix("bash-") && $0.hasSuffix("#") } == true
+    }
+  }
+
+  /// Where a test that types the app's command into a shell sends its standard error.
+  static func stderrFile(of shell: TmuxSession) -> String {
+    shell.fifo + ".stderr"
+  }
+
+  /// Waits for the app, run from `shell`, to show `text`. When it does not, the error says
+  /// how the app ended: its exit status, as the shell reports it, and its standard error.
+  static func wait(_ shell: TmuxSession, untilTheAppShows text: String) async throws {
+    do {
+      try await shell.waitForScreen(containing: text)
+    } catch {
+      try await shell.send("echo STATUS=$?", "Enter")
+      let screen = try? await shell.waitForScreen(timeout: .seconds(5)) {  // failure bound
+        $0.contains("STATUS=")
+      }
+      let stderr = (try? String(contentsOfFile: stderrFile(of: shell), encoding: .utf8)) ?? ""
+      throw ScreenTimeoutError(
+        timeout: .seconds(10),
+        screen: (screen ?? (error as? ScreenTimeoutError)?.screen ?? "")
+          + "\nThe app's standard error:\n" + stderr)
     }
   }
 
@@ -292,18 +328,18 @@ struct EndToEndTests {
       try await shell.waitForScreen(containing: "1 of 1")
       try await shell.send("t")
       try await shell.waitForScreen { $0.contains("Kind   math") && $0.contains("2 of 2") }
-      try await shell.send("q")
+      try await Self.quit(shell)
       try await shell.send("clear; \(app)", "Enter")
       try await shell.waitForScreen { $0.contains("Count  41") && $0.contains("Kind   math") }
       try await shell.send("Left")
       try await shell.waitForScreen { $0.contains("41 is") && $0.contains("2 of 2") }
       try await shell.send("Home")
       try await shell.waitForScreen { $0.contains("Kind   trivia") && $0.contains("1 of 2") }
-      try await shell.send("q")
+      try await Self.quit(shell)
       try await shell.send("clear; \(app) --count 7 --no-store", "Enter")
       try await shell.waitForScreen(containing: "Count  7")
       try await shell.send("Left")
-      try await shell.send("q")
+      try await Self.quit(shell)
       try await shell.send("echo EXIT=$?", "Enter")
       try await shell.waitForScreen(containing: "EXIT=0")
       #expect(!(try await shell.screen()).contains("of 2"), "--no-store reads no history")
@@ -370,16 +406,18 @@ struct EndToEndTests {
   @Test func stopSignalFromOutsideSuspendsAndFgResumes() async throws {
     try await Self.withSession("bash --norc --noprofile -i") { shell in
       try await shell.waitForScreen(containing: "bash-")
-      try await shell.send("'\(numberfactBinary.path)' --source offline --count 7", "Enter")
+      try await shell.send(
+        "'\(numberfactBinary.path)' --source offline --count 7 2>'\(Self.stderrFile(of: shell))'",
+        "Enter")
       try await shell.waitForScreen(containing: "Count  7")
       let pid = try await shell.appPID()
       Glibc.kill(pid, SIGTSTP)
       try await shell.waitForScreen(containing: "Stopped")
       try await shell.send("fg", "Enter")
-      try await shell.waitForScreen(containing: "Count  7")
+      try await Self.wait(shell, untilTheAppShows: "Count  7")
       try await shell.send("+")
-      try await shell.waitForScreen(containing: "Count  8")
-      try await shell.send("q")
+      try await Self.wait(shell, untilTheAppShows: "Count  8")
+      try await Self.quit(shell)
       try await shell.send("echo EXIT=$?", "Enter")
       try await shell.waitForScreen(containing: "EXIT=0")
     }

@@ -143,6 +143,7 @@ final class TmuxSession: Sendable {
     close(reader)
     close(keepOpen)
     unlink(fifo)
+    unlink(fifo + ".stderr")
     if ownsHome { try? FileManager.default.removeItem(atPath: home) }
   }
 
