@@ -6,67 +6,70 @@ import Testing
 
 @testable import NumberFactTUI
 
-/// Keys at the edges of a suspension: the input source alone reads keys, so none is lost,
-/// and a wake-up with nothing left to read never ends the app.
-@MainActor @Suite(.serialized, .responsiveMainActor) struct ResumeTests {
-  /// The first batch of keys `terminal` reports, or `nil` when its events end first.
-  func firstKeys(of terminal: NcursesTerminal) async throws -> [Key]? {
-    let events = terminal.events
-    let first = Task { () -> [Key]? in
-      for await event in events {
-        if case .keys(let keys) = event { return keys }
+extension NcursesScreenSuites {
+  /// Keys at the edges of a suspension: the input source alone reads keys, so none is lost,
+  /// and a wake-up with nothing left to read never ends the app.
+  @MainActor @Suite(.responsiveMainActor) struct ResumeTests {
+    /// The first batch of keys `terminal` reports, or `nil` when its events end first.
+    func firstKeys(of terminal: NcursesTerminal) async throws -> [Key]? {
+      let events = terminal.eventStream()
+      let first = Task { () -> [Key]? in
+        for await event in events {
+          if case .keys(let keys) = event { return keys }
+        }
+        return nil
       }
-      return nil
+      return try await first.value(timeout: .seconds(10))  // failure bound
     }
-    return try await first.value(timeout: .seconds(10))  // failure bound
-  }
 
-  /// Writes `text` at the keyboard's end and returns once the app's end can read it.
-  func type(_ text: String, into pty: PseudoTerminal) {
-    _ = text.utf8CString.withUnsafeBufferPointer {
-      write(pty.master, $0.baseAddress, text.utf8.count)
+    /// Writes `text` at the keyboard's end and returns once the app's end can read it.
+    func type(_ text: String, into pty: PseudoTerminal) {
+      _ = text.utf8CString.withUnsafeBufferPointer {
+        write(pty.master, $0.baseAddress, text.utf8.count)
+      }
+      var poller = pollfd(fd: pty.slave, events: Int16(POLLIN), revents: 0)
+      while poll(&poller, 1, 10_000) < 0, errno == EINTR {}  // failure bound
     }
-    var poller = pollfd(fd: pty.slave, events: Int16(POLLIN), revents: 0)
-    while poll(&poller, 1, 10_000) < 0, errno == EINTR {}  // failure bound
-  }
 
-  func open(_ pty: PseudoTerminal) async throws -> NcursesTerminal {
-    let terminal = try NcursesTerminal.open(
-      input: pty.slave, output: pty.slave, terminalName: "xterm-256color", colors: false)
-    await terminal.waitUntilListening()
-    terminal.draw(Frame(size: TerminalSize(rows: 24, columns: 80), rows: [Row([Span("Count  7")])]))
-    return terminal
-  }
-
-  /// `fg`, then `+` typed as soon as the screen is back, before the input source has had
-  /// its turn: the `+` reaches the app. Re-entering curses mode used to read it while
-  /// draining resize keys and drop it; the input source then found nothing to read and
-  /// ended the app.
-  @Test func aKeyTypedAsTheAppComesBackReachesIt() async throws {
-    let pty = try PseudoTerminal()
-    defer {
-      Glibc.close(pty.master)
-      Glibc.close(pty.slave)
+    func open(_ pty: PseudoTerminal) async throws -> NcursesTerminal {
+      let terminal = try NcursesTerminal.open(
+        input: pty.slave, output: pty.slave, terminalName: "xterm-256color", colors: false)
+      await terminal.waitUntilListening()
+      terminal.draw(
+        Frame(size: TerminalSize(rows: 24, columns: 80), rows: [Row([Span("Count  7")])]))
+      return terminal
     }
-    let terminal = try await open(pty)
-    defer { terminal.close() }
-    type("+", into: pty)
-    terminal.continued()
-    #expect(try await firstKeys(of: terminal) == [.character("+")])
-  }
 
-  /// A wake-up of the input source with nothing to read (its bytes read already) leaves
-  /// the input open: the next key still arrives.
-  @Test func aWakeUpWithNothingToReadKeepsTheInputOpen() async throws {
-    let pty = try PseudoTerminal()
-    defer {
-      Glibc.close(pty.master)
-      Glibc.close(pty.slave)
+    /// `fg`, then `+` typed as soon as the screen is back, before the input source has had
+    /// its turn: the `+` reaches the app. Re-entering curses mode used to read it while
+    /// draining resize keys and drop it; the input source then found nothing to read and
+    /// ended the app.
+    @Test func aKeyTypedAsTheAppComesBackReachesIt() async throws {
+      let pty = try PseudoTerminal()
+      defer {
+        Glibc.close(pty.master)
+        Glibc.close(pty.slave)
+      }
+      let terminal = try await open(pty)
+      defer { terminal.close() }
+      type("+", into: pty)
+      terminal.continued()
+      #expect(try await firstKeys(of: terminal) == [.character("+")])
     }
-    let terminal = try await open(pty)
-    defer { terminal.close() }
-    terminal.readKeys()
-    type("5", into: pty)
-    #expect(try await firstKeys(of: terminal) == [.character("5")])
+
+    /// A wake-up of the input source with nothing to read (its bytes read already) leaves
+    /// the input open: the next key still arrives.
+    @Test func aWakeUpWithNothingToReadKeepsTheInputOpen() async throws {
+      let pty = try PseudoTerminal()
+      defer {
+        Glibc.close(pty.master)
+        Glibc.close(pty.slave)
+      }
+      let terminal = try await open(pty)
+      defer { terminal.close() }
+      terminal.readKeys()
+      type("5", into: pty)
+      #expect(try await firstKeys(of: terminal) == [.character("5")])
+    }
   }
 }
