@@ -17,6 +17,7 @@
 #include <sys/ioctl.h>
 #include <termios.h>
 #include <unistd.h>
+#include <wchar.h>
 
 static inline attr_t cn_a_bold(void) { return A_BOLD; }
 static inline attr_t cn_a_reverse(void) { return A_REVERSE; }
@@ -38,6 +39,9 @@ static inline int cn_getmaxx(WINDOW *window) {
   (void)y;
   return x;
 }
+/// The cells the C library gives `c` in the current locale, as ncurses counts them.
+static inline int cn_wcwidth(wchar_t c) { return wcwidth(c); }
+static inline int cn_getcurx(WINDOW *window) { return getcurx(window); }
 static inline int cn_set_escdelay(int milliseconds) { return set_escdelay(milliseconds); }
 
 /// Whether the current terminal has the string capability `name` (such as "cup").

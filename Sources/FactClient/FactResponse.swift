@@ -80,9 +80,11 @@ package enum FactResponse {
     }
 
     func fact(number: Int, kind: FactKind) throws -> NumberFact {
-      let text = FactText.sanitize(text)
-      guard !text.isEmpty else { throw NumberFactError.malformedResponse(reason: "empty text") }
-      return NumberFact(number: number, kind: kind, text: text, found: found, source: .live)
+      let fact = NumberFact(number: number, kind: kind, text: text, found: found, source: .live)
+      guard !fact.text.isEmpty else {
+        throw NumberFactError.malformedResponse(reason: "empty text")
+      }
+      return fact
     }
   }
 

@@ -16,8 +16,14 @@ public enum FactText {
   ///   symbols (👨‍👩‍👧‍👦 stays one family; Persian and Indic words keep their shape), and the
   ///   tag characters of a subdivision flag after its black flag (🏴󠁧󠁢󠁳󠁣󠁴󠁿).
   /// - Newlines, tabs and other whitespace become one space between words.
+  /// - A character keeps at most ``maximumStackedMarks`` marks drawn above or below it, so
+  ///   stacked marks cannot spill over neighbouring lines.
   /// - Text over `maximumLength` characters is cut and ends with "…".
+  ///
+  /// Every string of a ``NumberFact`` passes through here once, when the fact is made, and
+  /// every message made from an error once, when it is made: nothing later sanitizes again.
   public static func sanitize(_ text: String, maximumLength: Int = maximumLength) -> String {
+    if isPlainASCII(text, maximumLength: maximumLength) { return text }
     let scalars = Array(text.unicodeScalars)
     var output = String.UnicodeScalarView()
     var index = 0
@@ -50,7 +56,7 @@ public enum FactText {
       }
     }
 
-    let result = String(output)
+    let result = limitingStackedMarks(String(output))
     guard maximumLength > 0, result.count > maximumLength else { return result }
     // A joiner left at the cut would join the ellipsis, which a second pass drops.
     var cut = String.UnicodeScalarView(result.prefix(maximumLength - 1).unicodeScalars)
@@ -58,6 +64,61 @@ public enum FactText {
       cut.removeLast()
     }
     return String(cut) + "…"
+  }
+
+  /// The most marks a character keeps above or below it.
+  public static let maximumStackedMarks = 2
+
+  /// Whether `text` is already what ``sanitize(_:maximumLength:)`` would return because it
+  /// is printable ASCII, words apart by one space, short enough: most facts are, and history
+  /// reads 100,000 of them.
+  private static func isPlainASCII(_ text: String, maximumLength: Int) -> Bool {
+    let utf8 = text.utf8
+    guard maximumLength <= 0 || utf8.count <= maximumLength else { return false }
+    var previous: UInt8 = 0x20
+    for byte in utf8 {
+      guard byte >= 0x20, byte < 0x7F, byte != 0x20 || previous != 0x20 else { return false }
+      previous = byte
+    }
+    return previous != 0x20
+  }
+
+  /// `text` with each character's stacked marks limited to ``maximumStackedMarks``.
+  private static func limitingStackedMarks(_ text: String) -> String {
+    var result = ""
+    result.reserveCapacity(text.utf8.count)
+    for character in text {
+      let scalars = character.unicodeScalars
+      guard scalars.count > maximumStackedMarks + 1 else {
+        result.append(character)
+        continue
+      }
+      var kept = String.UnicodeScalarView()
+      var marks = 0
+      for scalar in scalars {
+        if isStackingMark(scalar), scalar != scalars.first {
+          marks += 1
+          if marks > maximumStackedMarks { continue }
+        }
+        kept.append(scalar)
+      }
+      result += String(kept)
+    }
+    return result
+  }
+
+  /// A mark drawn on top of or below its base: what Zalgo text stacks. Variation
+  /// selectors, joiners and emoji modifiers shape a character instead, so they are not
+  /// limited: an emoji family keeps every member.
+  private static func isStackingMark(_ scalar: Unicode.Scalar) -> Bool {
+    switch scalar.value {
+    case 0xFE00...0xFE0F, 0xE0100...0xE01EF: return false
+    default: break
+    }
+    switch scalar.properties.generalCategory {
+    case .nonspacingMark, .enclosingMark: return true
+    default: return false
+    }
   }
 
   /// Whether an invisible `scalar` is part of what surrounds it rather than a way to hide

@@ -39,32 +39,48 @@ public struct NumberFact: Hashable, Sendable {
   public var number: Int
   /// The kind of fact.
   public var kind: FactKind
-  /// The fact, one line of sanitized text, safe to print to a terminal.
-  public var text: String
+  /// The fact, one line of text safe to print to a terminal: whatever is given is
+  /// sanitized here, once (``FactText/sanitize(_:maximumLength:)``).
+  public var text: String {
+    get { sanitizedText }
+    set { sanitizedText = FactText.sanitize(newValue) }
+  }
   /// `false` when the server knows nothing special about the number and says so.
   public var found: Bool
   /// Where the fact came from.
   public var source: FactSource
-  /// For a live fact, the host that served it ("numbersapi.com", "127.0.0.1:8080").
-  public var host: String?
+  /// For a live fact, the host that served it ("numbersapi.com", "127.0.0.1:8080"),
+  /// sanitized as ``text`` is.
+  public var host: String? {
+    get { sanitizedHost }
+    set { sanitizedHost = newValue.map { FactText.sanitize($0) } }
+  }
   /// For an offline fact given in place of a live one, why the server was not asked or did
-  /// not answer, as a phrase ("numbersapi.com did not answer in 5 s", "no network").
-  public var offlineReason: String?
+  /// not answer, as a phrase ("numbersapi.com did not answer in 5 s", "no network"),
+  /// sanitized as ``text`` is.
+  public var offlineReason: String? {
+    get { sanitizedOfflineReason }
+    set { sanitizedOfflineReason = newValue.map { FactText.sanitize($0) } }
+  }
   /// For a stored fact, when it was last seen.
   public var seen: Date?
 
-  /// Creates a fact.
+  private var sanitizedText: String
+  private var sanitizedHost: String?
+  private var sanitizedOfflineReason: String?
+
+  /// Creates a fact; its strings are sanitized.
   public init(
     number: Int, kind: FactKind, text: String, found: Bool = true, source: FactSource = .live,
     host: String? = nil, offlineReason: String? = nil, seen: Date? = nil
   ) {
     self.number = number
     self.kind = kind
-    self.text = text
+    self.sanitizedText = FactText.sanitize(text)
     self.found = found
     self.source = source
-    self.host = host
-    self.offlineReason = offlineReason
+    self.sanitizedHost = host.map { FactText.sanitize($0) }
+    self.sanitizedOfflineReason = offlineReason.map { FactText.sanitize($0) }
     self.seen = seen
   }
 

@@ -135,7 +135,7 @@ public struct AppConfig: Equatable, Sendable {
   }
 
   private static func oneLine(_ text: String) -> String {
-    FactText.sanitize(text.replacingOccurrences(of: "\n", with: " "), maximumLength: 200)
+    FactText.sanitize(text.replacingOccurrences(of: "\n", with: " "))
   }
 }
 

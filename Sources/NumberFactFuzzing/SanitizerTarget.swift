@@ -22,9 +22,13 @@ enum SanitizerTarget {
     if FactText.sanitize(clean, maximumLength: limit) != clean {
       violated(.sanitizer, "a second pass changes the text", text)
     }
-    // What the view does with it: every wrapped line fits the width.
+    // What the view does with it: every wrapped line fits the width, and drawing it keeps
+    // its width.
     let width = Int(first) % 40 + 2
-    let shown = DisplayWidth.limitingCombiningMarks(clean)
+    let shown = clean
+    if DisplayWidth.of(DisplayWidth.drawable(shown)) != DisplayWidth.of(shown) {
+      violated(.sanitizer, "drawing it changes its width", text)
+    }
     for line in DisplayWidth.wrap(shown, to: width) where DisplayWidth.of(line) > width {
       violated(.sanitizer, "a wrapped line is wider than \(width)", text)
     }

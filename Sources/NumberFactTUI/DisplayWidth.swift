@@ -1,36 +1,64 @@
+import CNcurses
+import Glibc
+
 /// How many terminal cells text occupies, and how to fit text into a number of cells.
 ///
-/// East Asian wide and fullwidth characters and emoji take two cells; combining marks,
-/// variation selectors and other zero-width scalars take none; everything else takes one.
-/// The tables follow Unicode's East Asian Width property in the ranges terminals render
-/// wide, which is what `wcwidth` reports in a UTF-8 locale.
+/// A scalar takes the cells the C library's `wcwidth` gives it in a UTF-8 locale: ncurses
+/// places text by the same function, so a frame laid out here is drawn where it was laid
+/// out. Text is counted scalar by scalar, as ncurses counts it, and drawn as
+/// ``drawable(_:)`` makes it, so the terminal agrees too.
 public enum DisplayWidth {
-  /// Cells taken by one character (grapheme cluster): 0, 1 or 2.
+  /// Cells taken by one character (grapheme cluster): the sum of its scalars' cells.
   public static func of(_ character: Character) -> Int {
-    let scalars = character.unicodeScalars
-    guard let first = scalars.first else { return 0 }
-    if scalars.contains(where: { $0.value == 0xFE0F }), first.properties.isEmoji {
-      return 2  // emoji presentation requested
-    }
-    return of(first)
+    character.unicodeScalars.reduce(0) { $0 + of($1) }
   }
 
-  /// Cells taken by one scalar on its own.
+  /// Cells taken by one scalar on its own: `wcwidth`'s count, 0 for a control, and 1 for
+  /// a scalar the C library cannot print, which is drawn as "�".
   public static func of(_ scalar: Unicode.Scalar) -> Int {
     let value = scalar.value
-    if value < 0x20 || (0x7F..<0xA0).contains(value) { return 0 }
-    if value < 0x300 { return 1 }
-    switch scalar.properties.generalCategory {
-    case .nonspacingMark, .enclosingMark, .format: return 0
-    default: break
-    }
-    if scalar.properties.isEmojiPresentation { return 2 }
-    return wideRanges.contains { $0.contains(value) } ? 2 : 1
+    if value < 0x7F { return value < 0x20 ? 0 : 1 }
+    if value < 0xA0 { return 0 }
+    let cells = cLibraryWidth(scalar)
+    return cells < 0 ? 1 : Int(cells)
   }
 
   /// Cells taken by `text`.
   public static func of(_ text: some StringProtocol) -> Int {
-    text.reduce(0) { $0 + of($1) }
+    text.unicodeScalars.reduce(0) { $0 + of($1) }
+  }
+
+  /// Whether the C library can print `scalar` (its `wcwidth` is not -1).
+  public static func isPrintable(_ scalar: Unicode.Scalar) -> Bool {
+    scalar.value >= 0x20 && (scalar.value < 0x7F || cLibraryWidth(scalar) >= 0)
+  }
+
+  /// `text` as the terminal is given it: a scalar the C library cannot print becomes "�",
+  /// and zero-width joiners go. A terminal joins what follows a joiner into one cell, while
+  /// ncurses, counting by `wcwidth`, moves on by every part: a family emoji would take 2
+  /// cells on the glass and 8 in ncurses, and the rest of the line would be drawn 6 cells
+  /// early. Its parts, side by side, take 8 in both. Widths are the same before and after.
+  public static func drawable(_ text: String) -> String {
+    guard text.utf8.contains(where: { $0 >= 0x80 }) else { return text }
+    var scalars = String.UnicodeScalarView()
+    for scalar in text.unicodeScalars where scalar.value != 0x200D {
+      scalars.append(isPrintable(scalar) || scalar.value < 0x20 ? scalar : "\u{FFFD}")
+    }
+    return String(scalars)
+  }
+
+  /// A UTF-8 locale of the C library's, for `wcwidth` on any thread whatever the process's
+  /// locale; `nil` where the C library has none, and then every scalar past ASCII is
+  /// counted as one cell, as ncurses, without UTF-8, draws it as one "?".
+  nonisolated(unsafe) private static let utf8Locale: locale_t? =
+    newlocale(LC_CTYPE_MASK, "C.UTF-8", nil) ?? newlocale(LC_CTYPE_MASK, "en_US.UTF-8", nil)
+
+  /// `wcwidth(scalar)` in ``utf8Locale``.
+  private static func cLibraryWidth(_ scalar: Unicode.Scalar) -> Int32 {
+    guard let utf8Locale else { return 1 }
+    let previous = uselocale(utf8Locale)
+    defer { uselocale(previous) }
+    return cn_wcwidth(wchar_t(scalar.value))
   }
 
   /// `text` cut to at most `width` cells, ending in "…" when something was cut and there
@@ -89,62 +117,4 @@ public enum DisplayWidth {
     if lineWidth > 0 { lines.append(line) }
     return lines
   }
-
-  /// `text` with each character's combining marks limited to `limit`, so stacked marks
-  /// cannot spill over neighbouring lines or overflow a terminal's per-cell storage.
-  public static func limitingCombiningMarks(_ text: String, to limit: Int = 2) -> String {
-    var result = ""
-    result.reserveCapacity(text.utf8.count)
-    for character in text {
-      let scalars = character.unicodeScalars
-      guard scalars.count > limit + 1 else {
-        result.append(character)
-        continue
-      }
-      var kept = String.UnicodeScalarView()
-      var marks = 0
-      for scalar in scalars {
-        let isMark = isStackingMark(scalar) && scalar != scalars.first
-        if isMark {
-          marks += 1
-          if marks > limit { continue }
-        }
-        kept.append(scalar)
-      }
-      result += String(kept)
-    }
-    return result
-  }
-
-  /// A mark drawn on top of or below its base: what Zalgo text stacks. Variation
-  /// selectors, joiners and emoji modifiers shape a character instead, so they are not
-  /// limited: an emoji family keeps every member.
-  private static func isStackingMark(_ scalar: Unicode.Scalar) -> Bool {
-    switch scalar.value {
-    case 0xFE00...0xFE0F, 0xE0100...0xE01EF: return false
-    default: break
-    }
-    switch scalar.properties.generalCategory {
-    case .nonspacingMark, .enclosingMark: return true
-    default: return false
-    }
-  }
-
-  private static let wideRanges: [ClosedRange<UInt32>] = [
-    0x1100...0x115F, 0x231A...0x231B, 0x2329...0x232A, 0x23E9...0x23EC, 0x23F0...0x23F0,
-    0x23F3...0x23F3, 0x25FD...0x25FE, 0x2614...0x2615, 0x2648...0x2653, 0x267F...0x267F,
-    0x2693...0x2693, 0x26A1...0x26A1, 0x26AA...0x26AB, 0x26BD...0x26BE, 0x26C4...0x26C5,
-    0x26CE...0x26CE, 0x26D4...0x26D4, 0x26EA...0x26EA, 0x26F2...0x26F3, 0x26F5...0x26F5,
-    0x26FA...0x26FA, 0x26FD...0x26FD, 0x2705...0x2705, 0x270A...0x270B, 0x2728...0x2728,
-    0x274C...0x274C, 0x274E...0x274E, 0x2753...0x2755, 0x2757...0x2757, 0x2795...0x2797,
-    0x27B0...0x27B0, 0x27BF...0x27BF, 0x2B1B...0x2B1C, 0x2B50...0x2B50, 0x2B55...0x2B55,
-    0x2E80...0x303E, 0x3041...0x33FF, 0x3400...0x4DBF, 0x4E00...0x9FFF, 0xA000...0xA4CF,
-    0xA960...0xA97F, 0xAC00...0xD7A3, 0xF900...0xFAFF, 0xFE10...0xFE19, 0xFE30...0xFE6F,
-    0xFF00...0xFF60, 0xFFE0...0xFFE6, 0x16FE0...0x16FE4, 0x17000...0x18CFF,
-    0x1B000...0x1B2FF, 0x1F004...0x1F004, 0x1F0CF...0x1F0CF, 0x1F18E...0x1F18E,
-    0x1F191...0x1F19A, 0x1F200...0x1F202, 0x1F210...0x1F23B, 0x1F240...0x1F248,
-    0x1F250...0x1F251, 0x1F260...0x1F265, 0x1F300...0x1F64F, 0x1F680...0x1F6FF,
-    0x1F7E0...0x1F7EB, 0x1F90C...0x1F9FF, 0x1FA70...0x1FAFF, 0x20000...0x2FFFD,
-    0x30000...0x3FFFD,
-  ]
 }

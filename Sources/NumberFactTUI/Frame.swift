@@ -30,16 +30,17 @@ public enum TextRole: Hashable, Sendable, CaseIterable {
   case source
 }
 
-/// A run of text in one role. Its text holds no control characters.
+/// A run of text in one role. Its text holds no control characters, and is what the
+/// terminal is given (``DisplayWidth/drawable(_:)``).
 public struct Span: Hashable, Sendable {
   /// The text.
   public var text: String
   /// How it should look.
   public var role: TextRole
 
-  /// Creates a span.
+  /// Creates a span of `text`, as the terminal is given it.
   public init(_ text: String, _ role: TextRole = .normal) {
-    self.text = text
+    self.text = DisplayWidth.drawable(text)
     self.role = role
   }
 

@@ -17,6 +17,16 @@ extension NcursesTerminal {
     try onDevNull(size: size, terminalName: terminalName, colors: colors)
   }
 
+  /// How many cells ncurses moves on by to draw `text` at the start of the first row: where
+  /// it would draw whatever comes next.
+  public func cellsAdvanced(drawing text: String) -> Int {
+    withScreen { window in
+      werase(window)
+      _ = mvwaddstr(window, 0, 0, text)
+      return Int(cn_getcurx(window))
+    }
+  }
+
   /// The text ncurses holds in each row, for tests of what was drawn.
   public func screenLines() -> [String] {
     let size = size

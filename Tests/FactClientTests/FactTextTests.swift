@@ -30,7 +30,7 @@ import Testing
     "👨‍👩‍👧‍👦", "👩🏽‍💻", "🏳️‍🌈", "❤️‍🔥", "👩‍❤️‍💋‍👨", "🇯🇵🇺🇦", "👍🏿", "1️⃣", "🏴󠁧󠁢󠁳󠁣󠁴󠁿",
     "می‌خواهم",  // Persian: the non-joiner keeps "mi" apart from the verb
     "क्‍ष",  // Devanagari: the joiner asks for a half form
-    "日本語", "e\u{301}", "Z\u{336}\u{301}\u{300}a",
+    "日本語", "e\u{301}", "Z\u{336}\u{301}a",
   ])
   func keepsWhatJoinsVisibleTextWhole(text: String) {
     #expect(FactText.sanitize(text) == text)
@@ -102,6 +102,30 @@ import Testing
       }
       #expect(!text.hasPrefix(" ") && !text.hasSuffix(" ") && !text.contains("  "))
     }
+  }
+
+  @Test(arguments: ["👨‍👩‍👧‍👦", "👩‍❤️‍💋‍👨", "🏴󠁧󠁢󠁳󠁣󠁴󠁿", "🏳️‍🌈", "1️⃣", "e\u{301}"])
+  func emojiSequencesAndSingleMarksAreKept(text: String) {
+    #expect(FactText.sanitize(text) == text)
+  }
+
+  @Test func stackedMarksAreLimited() {
+    let zalgo = "Z" + String(repeating: "\u{0336}\u{0301}\u{0300}", count: 30) + "a"
+    // Z, two marks, a
+    #expect(FactText.sanitize(zalgo).unicodeScalars.count == 2 + FactText.maximumStackedMarks)
+  }
+
+  /// Plain ASCII, which most facts are, comes back as it is; anything else takes the full
+  /// path, and agrees with it.
+  @Test(arguments: [
+    "42 is the answer.", " 42", "42 ", "4  2", "42\t", "", "é",
+    String(repeating: "x", count: 1_001),
+  ])
+  func theASCIIShortCutAgreesWithTheFullPath(text: String) {
+    let clean = FactText.sanitize(text)
+    #expect(!clean.hasPrefix(" ") && !clean.hasSuffix(" ") && !clean.contains("  "))
+    #expect(clean.count <= FactText.maximumLength)
+    #expect(FactText.sanitize(clean) == clean)
   }
 }
 
