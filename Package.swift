@@ -199,6 +199,7 @@ let package = Package(
         "TaskProvidingTesting",
         app("Clocks", "swift-clocks"),
         app("Dependencies", "swift-dependencies"),
+        app("IssueReporting", "xctest-dynamic-overlay"),
         app("SnapshotTesting", "swift-snapshot-testing"),
       ]
     ),
@@ -288,6 +289,7 @@ let package = Package(
     .testTarget(
       name: "NumberFactTUITests",
       dependencies: [
+        "CNcurses",
         "SuiteSupport",
         "NumberFactCore",
         "NumberFactTUI",

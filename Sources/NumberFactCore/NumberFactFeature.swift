@@ -145,22 +145,41 @@ public final class NumberFactFeature {
   /// fact or the error and clears ``isLoading``. Cancelling the calling task cancels the
   /// request.
   public func getFactButtonTapped() async {
-    await awaitRequest(startFactRequest())
+    await awaitRequest(requestFact())
+  }
+
+  /// Starts what ``getFactButtonTapped()`` does and returns at once, with ``isLoading`` set:
+  /// for a caller that must not wait, such as a key handler. The task is the request's.
+  @discardableResult
+  public func requestFact() -> Task<Void, Never> {
+    startFactRequest()
   }
 
   /// Moves the count to `number` (a number typed at the prompt) and asks for its fact;
   /// returns when that request ends.
   public func numberEntered(_ number: Int) async {
+    await awaitRequest(requestFact(about: number))
+  }
+
+  /// Starts what ``numberEntered(_:)`` does and returns at once.
+  @discardableResult
+  public func requestFact(about number: Int) -> Task<Void, Never> {
     setCount(number)
-    await getFactButtonTapped()
+    return startFactRequest()
   }
 
   /// Asks the fact server now, even while a fallback is answering offline, for a fact about
   /// the current count and kind; returns when that request ends.
   public func askNetworkNowTapped() async {
+    await awaitRequest(requestFactFromNetwork())
+  }
+
+  /// Starts what ``askNetworkNowTapped()`` does and returns at once.
+  @discardableResult
+  public func requestFactFromNetwork() -> Task<Void, Never> {
     numberFact.askNetworkNow()
     backOffMayHaveEnded()
-    await getFactButtonTapped()
+    return startFactRequest()
   }
 
   /// How long the fact client will go on answering offline without asking, if it is.
@@ -179,10 +198,15 @@ public final class NumberFactFeature {
   /// Asks for a fact about a random number of the current kind; when it comes, the count
   /// becomes that number. Returns when the request ends; only the latest request writes.
   public func randomButtonTapped() async {
+    await awaitRequest(requestRandomFact())
+  }
+
+  /// Starts what ``randomButtonTapped()`` does and returns at once.
+  @discardableResult
+  public func requestRandomFact() -> Task<Void, Never> {
     let numberFact = numberFact
     let kind = kind
-    await awaitRequest(
-      startRequest(name: "random \(kind)") { try await numberFact.random(kind, nil) })
+    return startRequest(name: "random \(kind)") { try await numberFact.random(kind, nil) }
   }
 
   /// Adds `delta` to ``count`` (PageUp and PageDown move by 100), stopping at `Int.min` and
@@ -428,7 +452,7 @@ public final class NumberFactFeature {
 
   private func storeFailed(_ error: any Error) {
     if error is CancellationError || storeMessage != nil { return }
-    storeMessage = FactText.sanitize("\(error)", maximumLength: 300)
+    storeMessage = FactText.sanitize("\(error)")
   }
 
   /// The one-line message shown for a failed request.
@@ -439,7 +463,7 @@ public final class NumberFactFeature {
       case let error as UnimplementedFactError: error.description
       default: "Could not get a fact: \(String(describing: error))"
       }
-    return FactText.sanitize(text, maximumLength: 300)
+    return FactText.sanitize(text)
   }
 }
 

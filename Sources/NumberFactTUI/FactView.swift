@@ -20,12 +20,15 @@ public struct ViewState: Hashable, Sendable {
   /// A line about what the last key did ("Copied the fact to the clipboard."), until the
   /// next key or the next fact.
   public var notice: String?
+  /// How many rows of the body (the fact, the help) are scrolled out of sight at the top,
+  /// when it does not fit.
+  public var scroll: Int
 
   /// Creates a view state.
   public init(
     feature: NumberFactFeature.State = .init(), spinnerFrame: Int = 0, showsHelp: Bool = false,
     prompt: NumberPrompt? = nil, historyPosition: HistoryPosition? = nil, now: Date? = nil,
-    notice: String? = nil
+    notice: String? = nil, scroll: Int = 0
   ) {
     self.feature = feature
     self.spinnerFrame = spinnerFrame
@@ -34,6 +37,7 @@ public struct ViewState: Hashable, Sendable {
     self.historyPosition = historyPosition
     self.now = now
     self.notice = notice
+    self.scroll = scroll
   }
 }
 
@@ -53,51 +57,21 @@ public enum FactView {
   /// The smallest size that gets the full layout.
   public static let fullLayoutSize = TerminalSize(rows: 9, columns: 24)
 
-  /// The key hints at the bottom of the full layout, longest first: the longest that fits
-  /// the width is shown, so even a narrow terminal keeps `?` and `q`.
-  public static let hintVariants = [
-    "+/- count  0-9 go to  f fact  r random  ←/→ history  t kind  ? help  q quit",
-    "+/- count  f fact  r random  ←/→ history  t kind  ? help  q quit",
-    "+/- count  f fact  t kind  ? help  q quit",
-    "f fact  ? help  q quit",
-    "? help  q quit",
-    "? q",
-  ]
+  /// Which keys work now, for the key bar: the prompt's, the help's, while loading, or the
+  /// counter's.
+  public static func keyContext(of state: ViewState) -> KeyContext {
+    if state.prompt != nil { return .prompt }
+    if state.showsHelp { return .help }
+    if state.feature.isLoading { return .loading }
+    return .counter
+  }
 
-  /// The key hints while a fact is on its way, longest first.
-  public static let loadingHintVariants = [
-    "c cancel  t kind  +/- count  ? help  q quit",
-    "c cancel  t kind  ? help  q quit",
-    "c cancel  ? help  q quit",
-    "c cancel  q quit",
-    "c q",
-  ]
-
-  /// The key hints while a number is typed, longest first.
-  public static let promptHintVariants = [
-    "Enter go  Esc cancel  - negative  Backspace erase",
-    "Enter go  Esc cancel  - negative",
-    "Enter go  Esc cancel",
-    "Enter  Esc",
-  ]
-
-  /// The key hints while the help is shown, longest first.
-  public static let helpHintVariants = ["? or Esc close help  q quit", "? close  q quit", "? q"]
-
-  /// The key hints for what the keys do in `state`, longest first.
+  /// The key bars for what the keys do in `state`, widest first.
   public static func hintVariants(for state: ViewState) -> [String] {
-    if state.prompt != nil { return promptHintVariants }
-    if state.showsHelp { return helpHintVariants }
-    if state.feature.isLoading { return loadingHintVariants }
-    return hintVariants
+    KeyBindings.hintVariants(in: keyContext(of: state))
   }
 
-  /// The longest key hints that fit in `width` columns after a leading space.
-  public static func hints(for width: Int) -> String {
-    hints(from: hintVariants, width: width)
-  }
-
-  /// The longest key hints for `state` that fit in `width` columns after a leading space.
+  /// The widest key bar for `state` that fits in `width` columns after a leading space.
   public static func hints(for state: ViewState, width: Int) -> String {
     hints(from: hintVariants(for: state), width: width)
   }
@@ -134,22 +108,71 @@ public enum FactView {
       } else {
         Row([Span("  Count  ", .normal), Span(fit("\(feature.count)", width - 9), .count)])
       }
-    var rows: [Row] = [
-      Row([Span(titleText, .title)]),
-      Row(),
-      countRow,
-      Row([Span(fit("  Kind   \(feature.kind.rawValue)", width), .normal)]),
-      Row(),
-    ]
-    let bodyHeight = size.rows - rows.count - 2
     let bodyWidth = min(width - 4, readableWidth)
-    let body = bodyRows(state, width: bodyWidth)
-    rows += truncate(body, to: bodyHeight, width: bodyWidth).map { row in
+    var body = bodyRows(state, width: bodyWidth)
+    // Spacer rows give way before text: the one above the key bar first, then the one under
+    // the title, then the one under the kind, then the blank rows inside the body.
+    let fixedRows = 4  // the title, the count, the kind and the key bar
+    let spacers = max(0, min(3, size.rows - fixedRows - body.count))
+    let room = size.rows - fixedRows - spacers
+    body = droppingBlankRows(body, toFit: room)
+    var rows: [Row] = [Row([Span(titleText, .title)])]
+    if spacers >= 2 { rows.append(Row()) }
+    rows += [countRow, Row([Span(fit("  Kind   \(feature.kind.rawValue)", width), .normal)])]
+    if spacers >= 3 { rows.append(Row()) }
+    rows += window(body, height: room, scroll: state.scroll, width: bodyWidth).map { row in
       Row([Span("  ")] + row.spans)
     }
     rows += Array(repeating: Row(), count: max(0, size.rows - 1 - rows.count))
     rows.append(Row([Span(" " + hints(for: state, width: width), .hint)]))
     return rows
+  }
+
+  /// How far the body of `state` can scroll at `size`: 0 when it fits.
+  public static func maximumScroll(for state: ViewState, size: TerminalSize) -> Int {
+    guard size.rows > 0, size.columns > 0 else { return 0 }
+    let (body, room, width) = bodyAndRoom(state, size)
+    return maximumScroll(droppingBlankRows(body, toFit: room).count, room: room, width: width)
+  }
+
+  /// The body of `state`, the rows it may take at `size`, and its width.
+  private static func bodyAndRoom(_ state: ViewState, _ size: TerminalSize) -> ([Row], Int, Int) {
+    if size.rows >= fullLayoutSize.rows && size.columns >= fullLayoutSize.columns {
+      let width = min(size.columns - 4, readableWidth)
+      let body = bodyRows(state, width: width)
+      let spacers = max(0, min(3, size.rows - 4 - body.count))
+      return (body, size.rows - 4 - spacers, width)
+    }
+    return (bodyRows(state, width: size.columns), size.rows - 1, size.columns)
+  }
+
+  /// `rows` without as many of their blank rows as it takes to fit in `height`, if that can
+  /// be done; the last blank rows go first.
+  private static func droppingBlankRows(_ rows: [Row], toFit height: Int) -> [Row] {
+    var rows = rows
+    while rows.count > height, let blank = rows.lastIndex(where: \.spans.isEmpty) {
+      rows.remove(at: blank)
+    }
+    return rows
+  }
+
+  /// The part of `rows` that `height` rows show from `scroll` on. When they do not all fit,
+  /// the last row says which are shown and how to scroll.
+  private static func window(_ rows: [Row], height: Int, scroll: Int, width: Int) -> [Row] {
+    guard height > 0 else { return [] }
+    guard rows.count > height else { return rows }
+    let lines = max(1, height - 1)
+    let first = min(max(0, scroll), maximumScroll(rows.count, room: height, width: width))
+    let shown = Array(rows[first..<min(rows.count, first + lines)])
+    guard height > 1 else { return shown }
+    let status = "Ctrl-D/U scroll · lines \(first + 1)–\(first + shown.count) of \(rows.count)"
+    return shown + [Row([Span(fit(status, width), .hint)])]
+  }
+
+  /// How far `count` rows can scroll in `room` rows, one of which tells the scroll.
+  private static func maximumScroll(_ count: Int, room: Int, width: Int) -> Int {
+    guard room > 0, count > room else { return 0 }
+    return count - max(1, room - 1)
   }
 
   private static func compactLayout(_ state: ViewState, _ size: TerminalSize) -> [Row] {
@@ -162,8 +185,9 @@ public enum FactView {
     if DisplayWidth.of(count) + DisplayWidth.of(kind) <= width {
       header.append(Span(kind, .hint))
     }
-    let body = bodyRows(state, width: width)
-    return [Row(header)] + truncate(body, to: size.rows - 1, width: width)
+    let room = size.rows - 1
+    let body = droppingBlankRows(bodyRows(state, width: width), toFit: room)
+    return [Row(header)] + window(body, height: room, scroll: state.scroll, width: width)
   }
 
   /// The part under the count: help, the spinner, the error, the fact, or a prompt; then,
@@ -173,7 +197,7 @@ public enum FactView {
     var rows = mainRows(state, width: width)
     guard state.prompt == nil, !state.showsHelp else { return rows }
     for message in [state.notice, state.feature.storeMessage].compactMap({ $0 }) {
-      rows += [Row()] + wrapped(safe(message), .source, width)
+      rows += [Row()] + wrapped(message, .source, width)
     }
     return rows
   }
@@ -205,7 +229,7 @@ public enum FactView {
       return wrapped(text, .normal, width)
     }
     if let message = feature.errorMessage {
-      return wrapped("Error: " + safe(message), .error, width)
+      return wrapped("Error: " + message, .error, width)
     }
     if let fact = feature.fact {
       // A server that knows nothing about a number says so in a sentence of its own;
@@ -213,40 +237,21 @@ public enum FactView {
       let found = fact.found ? "" : " (no fact known about \(fact.number); a stand-in)"
       let position = state.historyPosition.map { " · \($0)" } ?? ""
       let source = fact.sourceLine(now: state.now ?? fact.seen ?? .distantPast)
-      return wrapped(safe(fact.text), .normal, width) + [Row()]
-        + wrapped("— " + safe(source) + found + position, .source, width)
+      return wrapped(fact.text, .normal, width) + [Row()]
+        + wrapped("— " + source + found + position, .source, width)
     }
     return wrapped(
       "Press f for a \(feature.kind.rawValue) fact about \(feature.count).", .hint, width)
   }
 
-  /// Text from outside the app (facts, error messages) made safe for a terminal again,
-  /// whatever client produced it.
-  /// A fact's text as `y` copies it and `--print` prints it: sanitized, on one line.
+  /// A fact's text as `y` copies it and `--print` prints it: on one line, sanitized as
+  /// every fact's text is when the fact is made.
   public static func plainText(of fact: NumberFact) -> String {
-    safe(fact.text)
-  }
-
-  private static func safe(_ text: String) -> String {
-    DisplayWidth.limitingCombiningMarks(FactText.sanitize(text, maximumLength: 2_000))
+    fact.text
   }
 
   private static func wrapped(_ text: String, _ role: TextRole, _ width: Int) -> [Row] {
     DisplayWidth.wrap(text, to: width).map { Row([Span($0, role)]) }
-  }
-
-  /// At most `height` rows; when rows are cut, the last one kept ends with "…".
-  private static func truncate(_ rows: [Row], to height: Int, width: Int) -> [Row] {
-    guard height > 0 else { return [] }
-    guard rows.count > height else { return rows }
-    var kept = Array(rows.prefix(height))
-    if var last = kept.popLast(), let span = last.spans.last {
-      var text = span.text
-      while !text.isEmpty, DisplayWidth.of(text) + 1 > width { text.removeLast() }
-      last.spans[last.spans.count - 1] = Span(width >= 1 ? text + "…" : "", span.role)
-      kept.append(last)
-    }
-    return kept
   }
 
   /// "20:15:18": a time of day on this machine's clock, in its time zone.

@@ -91,56 +91,23 @@ public enum Action: Hashable, Sendable, CaseIterable {
   case stepUp
   /// Subtract 100 from the count.
   case stepDown
+  /// Scroll a fact or help too long for the screen down by a line.
+  case scrollDown
+  /// Scroll it back up by a line.
+  case scrollUp
   /// Leave the app.
   case quit
 }
 
-/// The app's keys: a pure table from key to action.
+/// The app's keys: what each key does, read from ``KeyBindings/app``.
 public enum KeyMap {
   /// The action for `key`, or `nil` for a key the app ignores.
   public static func action(for key: Key) -> Action? {
-    switch key {
-    case .character(let digit) where digit.isASCII && digit.isWholeNumber: .typeNumber
-    case .character("g"): .typeNumber
-    case .character("r"): .random
-    case .left, .character("h"): .previousFact
-    case .right, .character("l"): .nextFact
-    case .home: .oldestFact
-    case .end: .newestFact
-    case .pageUp: .stepUp
-    case .pageDown: .stepDown
-    case .function(1): .toggleHelp
-    case .character("+"), .character("="), .up, .character("k"): .increment
-    case .character("-"), .character("_"), .down, .character("j"): .decrement
-    case .character("f"), .enter, .character(" "): .getFact
-    case .character("c"), .escape: .cancel
-    case .character("t"): .nextKind
-    case .character("n"): .askNetwork
-    case .character("?"): .toggleHelp
-    case .character("q"), .control("c"): .quit
-    case .control("z"): .suspend
-    case .control("l"): .repaint
-    case .character("y"): .copyFact
-    default: nil
-    }
+    KeyBindings.actions[key]
   }
 
   /// The keys of each action, as the help screen lists them.
-  public static let help: [(keys: String, action: String)] = [
-    ("+ = ↑ k", "count up"),
-    ("- _ ↓ j", "count down"),
-    ("PgUp PgDn", "count up or down by 100"),
-    ("0-9 g", "type a number (- makes it negative), Enter to go"),
-    ("f Enter Space", "get a fact"),
-    ("r", "a fact about a random number"),
-    ("← h  → l", "step back and forth through the facts seen"),
-    ("Home End", "the oldest and the newest fact seen"),
-    ("c Esc", "cancel the request"),
-    ("t", "next kind of fact (fetched again if one is shown)"),
-    ("n", "ask the fact server now, even while offline"),
-    ("? F1", "show or hide this help"),
-    ("y", "copy the fact to the clipboard (through the terminal)"),
-    ("Ctrl-L Ctrl-Z", "redraw the screen; suspend (fg resumes)"),
-    ("q Ctrl-C", "quit"),
-  ]
+  public static var help: [(keys: String, action: String)] {
+    KeyBindings.app.map { ($0.names, $0.summary) }
+  }
 }

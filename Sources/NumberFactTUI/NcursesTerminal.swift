@@ -40,8 +40,7 @@ public final class NcursesTerminal: Terminal {
   /// The signals that stop the app; each arrives as ``TerminalEvent/signal(_:)``.
   public static let stopSignals: [Int32] = [SIGINT, SIGTERM, SIGHUP, SIGQUIT]
 
-  public let events: AsyncStream<TerminalEvent>
-  private let continuation: AsyncStream<TerminalEvent>.Continuation
+  private let outlet = TerminalEventOutlet()
   private let screen: OpaquePointer
   private let files: [UnsafeMutablePointer<FILE>]
   private let inputDescriptor: Int32
@@ -133,20 +132,18 @@ public final class NcursesTerminal: Terminal {
       Self.restoreSignals(handledSignals)
       throw OpenError.unknownTerminal(name)
     }
+    ScreenRelease.opened()
     set_term(screen)
     // Without cursor addressing every frame would be printed one after another.
     guard cn_has_string_capability("cup") != 0 else {
       endwin()
-      delscreen(screen)
-      fclose(outputFile)
-      fclose(inputFile)
+      ScreenRelease.close(screen, files: [outputFile, inputFile])
       Self.restoreSignals(handledSignals)
       throw OpenError.notFullScreen(name)
     }
     self.screen = screen
     hasAlternateScreen = cn_has_string_capability("smcup") != 0
     files = [outputFile, inputFile]
-    (events, continuation) = AsyncStream.makeStream(of: TerminalEvent.self)
 
     set_term(screen)
     raw()
@@ -232,7 +229,11 @@ public final class NcursesTerminal: Terminal {
   private func endEvents() {
     inputSource?.cancel()
     inputSource = nil
-    continuation.finish()
+    outlet.send(.inputClosed)
+  }
+
+  public func start(_ receive: @escaping @MainActor (TerminalEvent) -> Void) {
+    outlet.start(receive)
   }
 
   /// Stops the app as a shell's job control expects, for Ctrl-Z or a SIGTSTP from outside:
@@ -352,7 +353,9 @@ public final class NcursesTerminal: Terminal {
     sources.append(resize)
     for signal in Self.stopSignals {
       let source = DispatchSource.makeSignalSource(signal: signal, queue: .main)
-      source.setEventHandler { [continuation] in continuation.yield(.signal(signal)) }
+      source.setEventHandler { [weak self] in
+        MainActor.assumeIsolated { self?.outlet.send(.signal(signal)) }
+      }
       sources.append(source)
     }
     // `kill -TSTP` from outside suspends as Ctrl-Z does.
@@ -406,7 +409,7 @@ public final class NcursesTerminal: Terminal {
         keys.append(Self.key(character: UInt32(character)))
       }
     }
-    if !keys.isEmpty { continuation.yield(.keys(keys)) }
+    if !keys.isEmpty { outlet.send(.keys(keys)) }
   }
 
   /// Whether the input at `fd` has ended: hung up, failing or closed. Readiness with
@@ -427,7 +430,7 @@ public final class NcursesTerminal: Terminal {
     // here, where one typed meanwhile would be taken from the input source and lost.
     resize_term(Int32(size.ws_row), Int32(size.ws_col))
     clearok(cn_stdscr(), true)
-    continuation.yield(.resized(self.size))
+    outlet.send(.resized(self.size))
   }
 
   static func key(character: UInt32) -> Key {
@@ -458,7 +461,7 @@ public final class NcursesTerminal: Terminal {
     isClosed = true
     for source in sources { source.cancel() }
     sources = []
-    continuation.finish()
+    outlet.send(.inputClosed)
     set_term(screen)
     curs_set(1)
     endwin()
@@ -467,8 +470,7 @@ public final class NcursesTerminal: Terminal {
       // starts at the top of a clean one, as after `clear`.
       cn_put_capability("clear")
     }
-    delscreen(screen)
-    for file in files { fclose(file) }
+    ScreenRelease.close(screen, files: files)
     if var settings = savedSettings {
       tcsetattr(inputDescriptor, TCSADRAIN, &settings)
     }

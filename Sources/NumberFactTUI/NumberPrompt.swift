@@ -11,6 +11,20 @@ public struct NumberPrompt: Hashable, Sendable {
     case submitted(Int)
   }
 
+  /// What a key does to the prompt; ``KeyBindings/prompt`` binds them.
+  public enum Edit: Hashable, Sendable {
+    /// Types a digit.
+    case digit
+    /// Makes the number negative, or positive again.
+    case negate
+    /// Erases the last character; on an empty prompt, closes it.
+    case erase
+    /// Goes to the number.
+    case submit
+    /// Closes the prompt, changing nothing.
+    case cancel
+  }
+
   /// The most characters the prompt holds: `Int.min` has 20.
   public static let maximumLength = 20
 
@@ -29,14 +43,14 @@ public struct NumberPrompt: Hashable, Sendable {
   /// Applies `key`.
   public mutating func handle(_ key: Key) -> Outcome {
     message = nil
-    switch key {
-    case .escape:
+    switch KeyBindings.edits[key] {
+    case .cancel:
       return .cancelled
-    case .backspace:
+    case .erase:
       guard !text.isEmpty else { return .cancelled }
       text.removeLast()
       return .editing
-    case .enter:
+    case .submit:
       guard text.contains(where: \.isWholeNumber) else {
         message = "Type a number first, or Esc to cancel."
         return .editing
@@ -46,7 +60,7 @@ public struct NumberPrompt: Hashable, Sendable {
         return .editing
       }
       return .submitted(number)
-    case .character("-"):
+    case .negate:
       // A minus sign at the start makes the number negative; typed again it takes it away.
       if text.hasPrefix("-") {
         text.removeFirst()
@@ -54,14 +68,15 @@ public struct NumberPrompt: Hashable, Sendable {
         text = "-" + text
       }
       return .editing
-    case .character(let character) where character.isASCII && character.isWholeNumber:
+    case .digit:
+      guard case .character(let digit) = key else { return .editing }
       guard text.count < Self.maximumLength else {
         message = "At most \(Self.maximumLength) characters: no Int has more."
         return .editing
       }
-      text.append(character)
+      text.append(digit)
       return .editing
-    default:
+    case nil:
       message = "Only digits, and - for a negative number. Enter to go, Esc to cancel."
       return .editing
     }

@@ -26,7 +26,6 @@ public final class RenderLoop {
     case modelChanged
     case tick(Int)
     case backOffEnded
-    case inputClosed
   }
 
   private let model: NumberFactFeature
@@ -54,6 +53,8 @@ public final class RenderLoop {
   /// another on every render would leave one more behind per key press, each firing on the
   /// next change: the work per press would grow with the number of presses.
   private var isObservingModel = false
+  /// Whether the model has changed since the last frame was laid out.
+  private var modelChangedSinceRender = false
   /// Renders so far, for tests that check the work per event stays constant.
   private(set) var renderCount = 0
 
@@ -97,118 +98,85 @@ public final class RenderLoop {
 
   /// Draws the first frame, then handles events until the person quits, a signal arrives
   /// or the input ends. On the way out it cancels the request in flight and the spinner.
+  ///
+  /// Every event comes through one stream, read on the main actor: a key reaches the loop
+  /// in one hop from the terminal, and each event is laid out once.
   public func run() async -> ExitReason {
     let (events, continuation) = AsyncStream.makeStream(of: Event.self)
     self.continuation = continuation
-    let terminalEvents = terminal.events
-    return await withTaskGroup(of: Void.self) { group in
-      group.addTask {
-        for await event in terminalEvents { continuation.yield(.terminal(event)) }
-        continuation.yield(.inputClosed)
+    terminal.start { event in continuation.yield(.terminal(event)) }
+    render()
+    var reason = ExitReason.inputClosed
+    loop: for await event in events {
+      switch event {
+      case .terminal(.keys(let keys)):
+        for key in keys {
+          guard let effect = update(for: key) else { continue }
+          guard effect != .quit else {
+            reason = .quit
+            break loop
+          }
+          apply(effect)
+        }
+      case .terminal(.resized):
+        break
+      case .terminal(.signal(let signal)):
+        reason = .signal(signal)
+        break loop
+      case .terminal(.inputClosed):
+        break loop
+      case .modelChanged:
+        // A change a key made was laid out with the key's own frame.
+        guard modelChangedSinceRender else { continue }
+      case .tick(let tick):
+        if spinner != nil { viewState.spinnerFrame = tick }
+      case .backOffEnded:
+        model.backOffMayHaveEnded()
       }
       render()
-      var reason = ExitReason.inputClosed
-      loop: for await event in events {
-        switch event {
-        case .terminal(.keys(let keys)):
-          for key in keys {
-            if viewState.prompt != nil, key != .control("c") {
-              typeIntoPrompt(key)
-              continue
-            }
-            guard let action = KeyMap.action(for: key) else { continue }
-            guard action != .quit else {
-              reason = .quit
-              break loop
-            }
-            if action == .typeNumber {
-              // A digit opens the prompt and is its first character; `g` opens it empty.
-              if case .character(let digit) = key, digit.isWholeNumber {
-                viewState.prompt = NumberPrompt(String(digit))
-              } else {
-                viewState.prompt = NumberPrompt()
-              }
-              viewState.showsHelp = false
-              continue
-            }
-            perform(action)
-          }
-        case .terminal(.resized):
-          break
-        case .terminal(.signal(let signal)):
-          reason = .signal(signal)
-          break loop
-        case .modelChanged:
-          isObservingModel = false
-        case .tick(let tick):
-          if spinner != nil { viewState.spinnerFrame = tick }
-        case .backOffEnded:
-          model.backOffMayHaveEnded()
-        case .inputClosed:
-          break loop
-        }
-        render()
-      }
-      model.cancelButtonTapped()
-      stopSpinner()
-      offlineTimer?.cancel()
-      continuation.finish()
-      self.continuation = nil
-      group.cancelAll()
-      return reason
     }
+    model.cancelButtonTapped()
+    stopSpinner()
+    offlineTimer?.cancel()
+    continuation.finish()
+    self.continuation = nil
+    return reason
   }
 
-  /// What a key's action does. Any action but the help key closes the help.
-  private func perform(_ action: Action) {
-    if action != .toggleHelp { viewState.showsHelp = false }
-    viewState.notice = nil
-    switch action {
+  /// Applies `key` to the view state. A scroll key moves within what there is to scroll at
+  /// the terminal's size now, which only the loop knows.
+  private func update(for key: Key) -> AppEffect? {
+    let action = KeyMap.action(for: key)
+    guard action == .scrollDown || action == .scrollUp, viewState.prompt == nil else {
+      return AppUpdate.update(&viewState, for: key)
+    }
+    let limit = FactView.maximumScroll(for: viewState, size: terminal.size)
+    viewState.scroll = min(viewState.scroll, limit)
+    let effect = AppUpdate.update(&viewState, for: key)
+    viewState.scroll = min(viewState.scroll, limit)
+    return effect
+  }
+
+  /// Carries out what a key asked of the feature or the terminal.
+  private func apply(_ effect: AppEffect) {
+    switch effect {
     case .increment: model.incrementButtonTapped()
     case .decrement: model.decrementButtonTapped()
-    case .getFact:
-      let model = model
-      taskProvider.task(name: "get fact") { await model.getFactButtonTapped() }
+    case .step(let delta): model.countStepped(by: delta)
+    case .getFact: model.requestFact()
+    case .goTo(let number): model.requestFact(about: number)
+    case .random: model.requestRandomFact()
+    case .askNetwork: model.requestFactFromNetwork()
     case .cancel: model.cancelButtonTapped()
     case .nextKind: model.nextKindButtonTapped()
-    case .toggleHelp: viewState.showsHelp.toggle()
-    case .suspend: terminal.suspend()
-    case .repaint: terminal.repaint()
-    case .copyFact:
-      if let fact = model.state.fact {
-        terminal.copyToClipboard(FactView.plainText(of: fact))
-        viewState.notice = "Copied the fact to the clipboard."
-      } else {
-        viewState.notice = "No fact to copy yet: f gets one."
-      }
-    case .random:
-      let model = model
-      taskProvider.task(name: "random") { await model.randomButtonTapped() }
-    case .askNetwork:
-      let model = model
-      taskProvider.task(name: "ask the network") { await model.askNetworkNowTapped() }
     case .previousFact: model.previousFactButtonTapped()
     case .nextFact: model.nextFactButtonTapped()
     case .oldestFact: model.oldestFactButtonTapped()
     case .newestFact: model.newestFactButtonTapped()
-    case .stepUp: model.countStepped(by: 100)
-    case .stepDown: model.countStepped(by: -100)
-    case .typeNumber, .quit: break
-    }
-  }
-
-  /// A key while the number prompt is open: it edits the prompt, and Enter goes there.
-  private func typeIntoPrompt(_ key: Key) {
-    guard var prompt = viewState.prompt else { return }
-    switch prompt.handle(key) {
-    case .editing:
-      viewState.prompt = prompt
-    case .cancelled:
-      viewState.prompt = nil
-    case .submitted(let number):
-      viewState.prompt = nil
-      let model = model
-      taskProvider.task(name: "go to \(number)") { await model.numberEntered(number) }
+    case .copy(let text): terminal.copyToClipboard(text)
+    case .suspend: terminal.suspend()
+    case .repaint: terminal.repaint()
+    case .quit: break
     }
   }
 
@@ -216,6 +184,7 @@ public final class RenderLoop {
   /// asks to hear about the next change to the model.
   private func render() {
     renderCount += 1
+    modelChangedSinceRender = false
     let state: NumberFactFeature.State
     if isObservingModel {
       state = model.state
@@ -225,12 +194,19 @@ public final class RenderLoop {
       state = withObservationTracking {
         _ = model.historyPosition
         return model.state
-      } onChange: {
+      } onChange: { [weak self] in
+        // Called as the model is about to change, on the main actor that changes it: the
+        // change is laid out by whatever frame comes next, a key's or this wake-up's.
+        MainActor.assumeIsolated {
+          self?.isObservingModel = false
+          self?.modelChangedSinceRender = true
+        }
         continuation?.yield(.modelChanged)
       }
     }
     // The age of a stored fact is told as of when it appeared, not re-read at each frame.
     if state.fact != viewState.feature.fact {
+      viewState.scroll = 0
       viewState.now = state.fact?.source == .stored ? Date() : nil
       viewState.notice = nil
       if let fact = state.fact { lastFactShown = fact }

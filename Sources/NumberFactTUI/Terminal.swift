@@ -6,6 +6,8 @@ public enum TerminalEvent: Hashable, Sendable {
   case resized(TerminalSize)
   /// The process received a signal that asks it to stop (interrupt, terminate, hang-up).
   case signal(Int32)
+  /// The input has ended: the terminal hung up or went away. Nothing follows it.
+  case inputClosed
 }
 
 /// A screen the app draws frames on and reads keys from.
@@ -20,9 +22,10 @@ public protocol Terminal: AnyObject {
   /// Shows `frame`, replacing what was there.
   func draw(_ frame: Frame)
 
-  /// Keys, resizes and signals, in the order they happened. It has one consumer, the render
-  /// loop, and ends when the input closes.
-  var events: AsyncStream<TerminalEvent> { get }
+  /// Hands keys, resizes, signals and the end of the input to `receive`, on the main actor,
+  /// in the order they happened, starting with any that came before this call. Called once,
+  /// by the render loop: an event reaches it without a hop through another executor.
+  func start(_ receive: @escaping @MainActor (TerminalEvent) -> Void)
 
   /// Stops the app for the shell's job control (Ctrl-Z) and returns once it is continued,
   /// with the screen repainted.

@@ -1,5 +1,5 @@
 import Clocks
-import Dependencies
+import IssueReporting
 import NumberFactCore
 import NumberFactTUI
 import NumberFactTesting
@@ -30,11 +30,13 @@ public final class AppScript {
   public let provider: any TaskProvider
   /// What the spinner sleeps on; move it with ``advance(by:)``.
   public let clock = TestClock()
+  /// The app under test, assembled as the command assembles it.
+  public let app: NumberFactApp
   /// The feature the keys drive.
-  public let model: NumberFactFeature
+  public var model: NumberFactFeature { app.model }
   /// The loop under test.
-  public let loop: RenderLoop
-  /// The loop's run, started at init.
+  public var loop: RenderLoop { app.loop }
+  /// The app's run, started at init.
   public let running: Task<RenderLoop.ExitReason, Never>
 
   /// Starts the app on a virtual terminal of `size`.
@@ -44,24 +46,21 @@ public final class AppScript {
   ///   - count: The number the app starts at.
   ///   - kind: The kind of fact it starts with.
   ///   - client: The fact client; by default ``facts``, whose requests the script answers.
+  ///   - store: What the app remembers across runs; nothing by default.
+  ///   - restoresSession: Whether to move to where the store says the last run left off.
   ///   - provider: What the app spawns through; a recording provider by default.
   public init(
     size: TerminalSize = TerminalSize(rows: 24, columns: 80), count: Int = 0,
-    kind: FactKind = .trivia, client: NumberFactClient? = nil,
-    provider: any TaskProvider = RecordingTaskProvider()
+    kind: FactKind = .trivia, client: NumberFactClient? = nil, store: FactStore? = nil,
+    restoresSession: Bool = false, provider: any TaskProvider = RecordingTaskProvider()
   ) {
     terminal = VirtualTerminal(size: size)
     self.provider = provider
-    let client = client ?? facts.client
-    model = withDependencies {
-      $0.numberFact = client
-      $0.taskProvider = provider
-    } operation: {
-      NumberFactFeature(count: count, kind: kind)
-    }
-    let loop = RenderLoop(model: model, terminal: terminal, clock: clock, taskProvider: provider)
-    self.loop = loop
-    running = Task { await loop.run() }
+    let app = NumberFactApp(
+      terminal: terminal, client: client ?? facts.client, store: store, count: count,
+      kind: kind, restoresSession: restoresSession, clock: clock, taskProvider: provider)
+    self.app = app
+    running = Task { await app.run() }
   }
 
   /// Types `text` as one batch of keys, as a paste arrives: `\r` is Enter, `\u{1B}` Esc,

@@ -13,8 +13,7 @@ import TaskProviding
 @MainActor
 public final class VirtualTerminal: Terminal {
   public private(set) var size: TerminalSize
-  public let events: AsyncStream<TerminalEvent>
-  private let continuation: AsyncStream<TerminalEvent>.Continuation
+  private let outlet = TerminalEventOutlet()
 
   /// Every frame drawn, oldest first.
   public private(set) var frames: [Frame] = []
@@ -31,7 +30,6 @@ public final class VirtualTerminal: Terminal {
   /// Creates a terminal of `size` with nothing drawn.
   public init(size: TerminalSize) {
     self.size = size
-    (events, continuation) = AsyncStream.makeStream(of: TerminalEvent.self)
   }
 
   /// The last frame drawn, if any.
@@ -42,6 +40,10 @@ public final class VirtualTerminal: Terminal {
     let ready = waiters.filter { $0.condition(frame) }
     waiters.removeAll { waiter in ready.contains { $0.id == waiter.id } }
     for waiter in ready { waiter.resume(frame) }
+  }
+
+  public func start(_ receive: @escaping @MainActor (TerminalEvent) -> Void) {
+    outlet.start(receive)
   }
 
   public func suspend() {
@@ -63,7 +65,7 @@ public final class VirtualTerminal: Terminal {
 
   /// Sends keys as one batch.
   public func send(keys: [Key]) {
-    continuation.yield(.keys(keys))
+    outlet.send(.keys(keys))
   }
 
   /// Sends `text` as the keys a terminal reports for it, in one batch, as a paste arrives:
@@ -75,17 +77,17 @@ public final class VirtualTerminal: Terminal {
   /// Changes the size and reports the change, as a terminal window being resized.
   public func resize(to size: TerminalSize) {
     self.size = size
-    continuation.yield(.resized(size))
+    outlet.send(.resized(size))
   }
 
   /// Reports a signal, as if the process had received it.
   public func send(signal: Int32) {
-    continuation.yield(.signal(signal))
+    outlet.send(.signal(signal))
   }
 
   /// Ends the events, as a terminal whose input has closed.
   public func closeInput() {
-    continuation.finish()
+    outlet.send(.inputClosed)
   }
 
   /// Returns the last frame if it satisfies `condition`, or else the first frame drawn

@@ -127,7 +127,32 @@ import Testing
 
   @Test(arguments: [(80, 0), (70, 1), (50, 2), (30, 3), (20, 4), (5, 5)])
   func theKeyBarShortensWithTheWidth(width: Int, variant: Int) {
-    #expect(FactView.hints(for: width) == FactView.hintVariants[variant])
+    let state = Screen.fact.state
+    #expect(
+      FactView.hints(for: state, width: width) == FactView.hintVariants(for: state)[variant])
+  }
+
+  /// The bars come from the key table: each context's widest names its keys in table order,
+  /// and the narrowest keeps a way out.
+  @Test func eachKeyBarIsReadFromTheKeyTable() {
+    #expect(
+      KeyBindings.hintVariants(in: .counter) == [
+        "+/- count  0-9 go to  f fact  r random  ←/→ history  t kind  ? help  q quit",
+        "+/- count  f fact  r random  ←/→ history  t kind  ? help  q quit",
+        "+/- count  f fact  t kind  ? help  q quit", "f fact  ? help  q quit", "? help  q quit",
+        "? q",
+      ])
+    #expect(
+      KeyBindings.hintVariants(in: .loading) == [
+        "+/- count  c cancel  t kind  ? help  q quit", "c cancel  t kind  ? help  q quit",
+        "c cancel  ? help  q quit", "c cancel  q quit", "c q",
+      ])
+    #expect(KeyBindings.hintVariants(in: .help) == ["? or Esc close help  q quit", "? q"])
+    #expect(
+      KeyBindings.hintVariants(in: .prompt) == [
+        "Enter go  Esc cancel  - negative  Backspace erase", "Enter go  Esc cancel  - negative",
+        "Enter go  Esc cancel", "Enter Esc",
+      ])
   }
 
   @Test func theNumberPromptReplacesTheCountAndSaysHowToUseIt() {
@@ -186,14 +211,6 @@ import Testing
     #expect(frame.rows[5].spans.last?.role == .error)
   }
 
-  @Test func longFactIsCutWithAnEllipsisAboveTheHints() {
-    let frame = FactView.frame(
-      for: Screen.longFact.state, size: TerminalSize(rows: 10, columns: 40))
-    #expect(frame.lines[7].hasSuffix("…"))
-    #expect(frame.lines[8] == "")
-    #expect(frame.lines[9] == " f fact  ? help  q quit")
-  }
-
   @Test func hostileTextIsCleaned() {
     let frame = FactView.frame(
       for: Screen.hostileFact.state, size: TerminalSize(rows: 24, columns: 80))
@@ -250,7 +267,7 @@ import Testing
 
   /// The key bar says what the keys do now: while loading, in the prompt, over the help.
   @Test(arguments: [
-    (Screen.loading, "c cancel  t kind  +/- count  ? help  q quit"),
+    (Screen.loading, "+/- count  c cancel  t kind  ? help  q quit"),
     (.prompt, "Enter go  Esc cancel  - negative  Backspace erase"),
     (.help, "? or Esc close help  q quit"),
     (.fact, "+/- count  0-9 go to  f fact  r random  ←/→ history  t kind  ? help  q quit"),
@@ -273,5 +290,38 @@ import Testing
       })
     #expect(frame.lines[0].hasPrefix(" numberfact") && frame.lines[0].hasSuffix("trivia"))
     #expect(frame.lines[0].count > 190)
+  }
+
+  /// At 40×10 a long fact is not cut off: the spacer rows give way first, then the body
+  /// scrolls, its last row saying which lines are shown and how to move, and every line of
+  /// it can be brought into view.
+  @Test func aLongFactScrollsInASmallTerminal() {
+    var state = Screen.longFact.state
+    let size = TerminalSize(rows: 10, columns: 40)
+    let top = FactView.frame(for: state, size: size)
+    #expect(top.lines[1] == "  Count  42", "the spacer under the title gave way")
+    #expect(top.lines[3].hasPrefix("  word1 "), "the spacer under the kind gave way")
+    #expect(top.contains("Ctrl-D/U scroll · lines 1–5 of"))
+    let maximum = FactView.maximumScroll(for: state, size: size)
+    #expect(maximum > 0)
+    var seen = Set<String>()
+    for scroll in 0...maximum {
+      state.scroll = scroll
+      let frame = FactView.frame(for: state, size: size)
+      #expect(frame.rows.count == size.rows)
+      for line in frame.lines { seen.formUnion(line.split(separator: " ").map(String.init)) }
+    }
+    #expect((1...120).allSatisfy { seen.contains("word\($0)") })
+    #expect(seen.contains("—"), "the source line is reachable")
+  }
+
+  /// When a fact fits once the spacer rows are gone, nothing scrolls.
+  @Test func spacerRowsGiveWayBeforeTextIsCut() {
+    let state = Screen.fact.state
+    #expect(FactView.maximumScroll(for: state, size: TerminalSize(rows: 9, columns: 40)) == 0)
+    let frame = FactView.frame(for: state, size: TerminalSize(rows: 9, columns: 40))
+    #expect(frame.contains("42 is the answer."))
+    #expect(frame.contains("— from numbersapi.com"))
+    #expect(!frame.contains("scroll"))
   }
 }

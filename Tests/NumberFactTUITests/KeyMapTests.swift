@@ -20,7 +20,8 @@ import Testing
     (.character("x"), nil), (.character("F"), nil), (.character("é"), nil),
     (.character("字"), nil), (.character("٣"), nil), (.tab, nil), (.backspace, nil),
     (.function(2), nil), (.control("z"), .suspend), (.other(410), nil),
-    (.control("l"), .repaint), (.character("y"), .copyFact),
+    (.control("l"), .repaint), (.character("y"), .copyFact), (.control("d"), .scrollDown),
+    (.control("u"), .scrollUp),
   ]
 
   @Test(arguments: table)
@@ -32,7 +33,18 @@ import Testing
     let mapped = Set(Self.table.compactMap(\.1))
     #expect(mapped == Set(Action.allCases))
     // Every action's keys are on the help screen: some lines name two actions.
-    #expect(KeyMap.help.count == 15)
+    #expect(KeyMap.help.count == 17)
+    #expect(KeyMap.help.map(\.keys) == KeyBindings.app.map(\.names))
+  }
+
+  /// `numberfact --help` tells the keys from the same table, in plain words.
+  @Test func theCommandLineHelpIsReadFromTheTable() {
+    let summary = KeyBindings.summary
+    for binding in KeyBindings.app {
+      #expect(summary.contains("\(binding.plainNames) \(binding.summary)"))
+    }
+    #expect(summary.contains("+ = Up k count up; - _ Down j count down;"))
+    #expect(!summary.contains("↑"))
   }
 }
 

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import NumberFactTUI
 
 /// A pseudo-terminal: the side a terminal emulator holds (master) and the side the app
 /// reads and writes (slave).
@@ -35,5 +36,21 @@ struct PseudoTerminal {
     // No events asked for: poll returns only on a hang-up or an error.
     var poller = pollfd(fd: slave, events: 0, revents: 0)
     while poll(&poller, 1, 10_000) < 0, errno == EINTR {}  // failure bound
+  }
+}
+
+extension Terminal {
+  /// The terminal's events as a stream that ends with the input: for a test that reads
+  /// them in place of the render loop.
+  func eventStream() -> AsyncStream<TerminalEvent> {
+    let (events, continuation) = AsyncStream.makeStream(of: TerminalEvent.self)
+    start { event in
+      if event == .inputClosed {
+        continuation.finish()
+      } else {
+        continuation.yield(event)
+      }
+    }
+    return events
   }
 }
