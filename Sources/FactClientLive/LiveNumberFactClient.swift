@@ -223,6 +223,19 @@ public enum FactHTTP {
     try? await client?.shutdown()
   }
 
+  /// Runs `body`, then shuts the client down (``shutDown()``), whether `body` returned or
+  /// threw: what a command that may ask the network wraps its work in.
+  public static func whileRunning<T>(_ body: () async throws -> T) async throws -> T {
+    do {
+      let result = try await body()
+      await shutDown()
+      return result
+    } catch {
+      await shutDown()
+      throw error
+    }
+  }
+
   /// One GET with a deadline for the whole exchange and a cap on the body. Returns the
   /// status, and the body only when the status is 200: an error page is of no use.
   package static func get(

@@ -11,28 +11,41 @@ import TaskProviding
 /// The version `--version` prints; the one place it is written.
 let numberfactVersion = "1.1.0"
 
-/// The `numberfact` command line: the interactive app, and `fact` for scripts.
+/// The `numberfact` command line: the interactive app (the default), `fact` for scripts
+/// and `history`. The root takes no options of its own, so an error in a subcommand's
+/// arguments comes with that subcommand's usage.
 @main
 struct NumberFactCommand: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "numberfact",
     abstract: "A counter whose number you can ask facts about.",
     usage: """
-      numberfact [--count <n>] [--kind <kind>] [--source <source>] [--base-url <url>] [--timeout <s>] [--print]
+      numberfact [--count <n>] [--kind <kind>] [--source <source>] [--print] [options]
         (no subcommand: the interactive app, in this terminal)
       numberfact fact <numbers> ... [--kind <kind>] [--json] [options]
-      numberfact history [--search <text>] [--json] [--clear]
+      numberfact history [--search <text>] [--json] [--clear] [--no-store]
       """,
-    discussion: """
-      Keys in the app: + = Up k count up; - _ Down j count down; PgUp PgDn by 100; 0-9 or g \
-      type a number, Enter to go there; f Enter Space get a fact; r random number; Left h and \
-      Right l step through the facts seen, Home End the oldest and newest; c Esc cancel; \
-      t next kind; n ask the server now, even while offline; y copy the fact (OSC 52); ? F1 \
-      help; Ctrl-L redraw; Ctrl-Z suspend; q Ctrl-C quit. Colours are off when NO_COLOR is set.
-      """,
+    discussion: AppCommand.keysParagraph,
     version: numberfactVersion,
-    subcommands: [Fact.self, History.self]
+    subcommands: [AppCommand.self, Fact.self, History.self],
+    defaultSubcommand: AppCommand.self
   )
+}
+
+/// The interactive app, in this terminal: what `numberfact` runs when no subcommand is named.
+struct AppCommand: AsyncParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "app",
+    abstract: "The interactive app, in this terminal (the default).",
+    usage: """
+      numberfact [--count <n>] [--kind <kind>] [--source <source>] [--base-url <url>] [--timeout <s>] [--print] [--no-store]
+      """,
+    discussion: keysParagraph
+  )
+
+  /// The keys, from the table that binds them.
+  static let keysParagraph =
+    "Keys in the app: \(KeyBindings.summary) Colours are off when NO_COLOR is set."
 
   @OptionGroup var client: ClientOptions
 
@@ -49,84 +62,28 @@ struct NumberFactCommand: AsyncParsableCommand {
     help: "After quitting, print the last fact shown, so it stays in the scrollback.")
   var printsLastFact = false
 
+  // What the parser does not know, to be told about in `validate()`: `-5` reads as an
+  // option to the parser, and deserves a word on where numbers go.
+  @Argument(parsing: .allUnrecognized, help: .hidden)
+  var unrecognized: [String] = []
+
+  func validate() throws {
+    if let problem = UnrecognizedArgument(unrecognized) { throw ValidationError(problem.message) }
+  }
+
   func run() async throws {
     try Settings.check()
     let factStore = store.makeStore()
     let warnings = StoreWarnings()
-    let (reason, lastFact) = try await Interactive.run(
-      client: client.makeClient(store: factStore, warnings: warnings), kind: client.kind,
-      count: count ?? 0, store: store.noStore ? nil : factStore,
-      restoresSession: count == nil && client.kindOption == nil)
+    let (reason, lastFact) = try await FactHTTP.whileRunning {
+      try await Interactive.run(
+        client: client.makeClient(store: factStore, warnings: warnings), kind: client.kind,
+        count: count ?? 0, store: store.noStore ? nil : factStore,
+        restoresSession: count == nil && client.kindOption == nil)
+    }
     // The terminal is back to normal here: the line lands on the main screen.
     if printsLastFact, let lastFact { print(FactView.plainText(of: lastFact)) }
     if case .signal(let signal) = reason { throw ExitCode(128 + signal) }
-  }
-
-  /// The usual parse-and-run, with two changes: an error in `fact`'s arguments prints
-  /// `fact`'s usage, not the app's, and a number such as `-5` given to the app gets a
-  /// message saying where numbers go.
-  static func main() async {
-    let arguments = Array(CommandLine.arguments.dropFirst())
-    do {
-      var command = try parseAsRoot(arguments)
-      do {
-        if var command = command as? any AsyncParsableCommand {
-          try await command.run()
-        } else {
-          try command.run()
-        }
-      } catch {
-        await FactHTTP.shutDown()
-        throw error
-      }
-      await FactHTTP.shutDown()
-    } catch {
-      if arguments.first == Fact.configuration.commandName, isParseError(error),
-        !fullMessage(for: error).contains("Usage: numberfact fact")
-      {
-        // The app's options share names with `fact`'s, so the parser can report a bad value
-        // in them as the app's; parsed alone, `fact` reports it with its own usage.
-        var message = fullMessage(for: error)
-        do {
-          _ = try Fact.parse(Array(arguments.dropFirst()))
-        } catch let factError {
-          message = Fact.fullMessage(for: factError)
-            .replacing("Usage: fact", with: "Usage: numberfact fact")
-            .replacing("'fact --help'", with: "'numberfact fact --help'")
-        }
-        FileHandle.standardError.write(Data((message + "\n").utf8))
-        Foundation.exit(ExitCode.validationFailure.rawValue)
-      }
-      guard let number = negativeNumber(in: arguments), isParseError(error) else {
-        exit(withError: error)
-      }
-      FileHandle.standardError.write(
-        Data(
-          """
-          Error: '\(number)' is not an option of the app. To start at \(number): \
-          numberfact --count \(number); for its fact: numberfact fact \(number)
-          See 'numberfact --help' for more information.
-
-          """.utf8))
-      exit(withError: ExitCode.validationFailure)
-    }
-  }
-
-  /// The first argument like `-5` before any `--`, other than the value of `--count`.
-  static func negativeNumber(in arguments: [String]) -> String? {
-    for (index, argument) in arguments.enumerated() {
-      if argument == "--" { return nil }
-      if index > 0, arguments[index - 1] == "--count" { continue }
-      if argument.count > 1, argument.first == "-", argument.dropFirst().allSatisfy(\.isNumber) {
-        return argument
-      }
-    }
-    return nil
-  }
-
-  /// Whether `error` came from parsing the arguments rather than from running the command.
-  static func isParseError(_ error: any Error) -> Bool {
-    exitCode(for: error) == .validationFailure
   }
 }
 
@@ -227,9 +184,11 @@ struct Fact: AsyncParsableCommand {
     let warnings = StoreWarnings()
     let factClient = client.makeClient(store: factStore, warnings: warnings)
     do {
-      switch request {
-      case .random(let range): facts = [try await factClient.random(client.kind, range)]
-      case .numbers(let numbers, _): facts = try await factClient.facts(numbers, client.kind)
+      facts = try await FactHTTP.whileRunning {
+        switch request {
+        case .random(let range): [try await factClient.random(client.kind, range)]
+        case .numbers(let numbers, _): try await factClient.facts(numbers, client.kind)
+        }
       }
     } catch {
       printError(NumberFactFeature.message(for: error))
@@ -392,21 +351,11 @@ enum Interactive {
     }
     defer { terminal.close() }
     await terminal.waitUntilListening()
-    let provider = LiveTaskProvider()
-    let model = withDependencies {
-      $0.numberFact = client
-      $0.taskProvider = provider
-    } operation: {
-      NumberFactFeature(count: count, kind: kind, store: store)
-    }
-    let loop = RenderLoop(
-      model: model, terminal: terminal, clock: ContinuousClock(), taskProvider: provider)
-    // Read after the first frame has been drawn: the store is never on its path.
-    provider.task(name: "restore from store") {
-      await model.restoreFromStore(session: restoresSession)
-    }
-    let reason = await loop.run()
-    await model.rememberSession()
-    return (reason, loop.lastFactShown)
+    let app = NumberFactApp(
+      terminal: terminal, client: client, store: store, count: count, kind: kind,
+      restoresSession: restoresSession, clock: ContinuousClock(),
+      taskProvider: LiveTaskProvider())
+    let reason = await app.run()
+    return (reason, app.lastFactShown)
   }
 }

@@ -401,6 +401,31 @@ struct EndToEndTests {
     }
   }
 
+  /// A live fact with a family emoji in it, as numbersapi.com gives for 14: the text after
+  /// it stays in place, and the next key leaves none of it behind. The terminal draws the
+  /// joined family in 2 cells and ncurses counted 8, so the rest of the line landed 6 cells
+  /// early and `ut 14…` stayed on screen after the fact had gone.
+  @Test func aJoinedEmojiLeavesNothingBehind() async throws {
+    let text = "The 👨‍👩‍👧‍👦 of 14 sat down to a fact about 14."
+    let server = try await FactServer { _ in
+      HTTPResponse(statusCode: .ok, body: Data(factJSON(text: text, number: "14").utf8))
+    }
+    defer { Task { await server.stop() } }
+    let (command, _, _) = try Self.script(
+      "--base-url \(server.baseURL.absoluteString) --count 14 --no-store")
+    try await Self.withSession(command) { app in
+      try await app.waitForScreen(containing: "Count  14")
+      try await app.send("f")
+      let shown = try await app.waitForScreen(containing: "a fact about 14.")
+      #expect(shown.contains("  The 👨👩👧👦 of 14 sat down to a fact about 14.\n"))
+      try await app.send("+")
+      let after = try await app.waitForScreen(containing: "Count  15")
+      #expect(!after.contains("14."), "\(after)")
+      try await app.send("q")
+      try await app.waitForScreen(containing: "EXIT=0")
+    }
+  }
+
   /// `kill -TSTP` from outside suspends the same way, and `fg` (SIGCONT, and the terminal
   /// back) brings the app back.
   @Test func stopSignalFromOutsideSuspendsAndFgResumes() async throws {
@@ -664,6 +689,34 @@ struct EndToEndTests {
     let result = try await runProcess(numberfactBinary, ["-5"])
     #expect(result.status == 64)
     #expect(result.stderr.hasPrefix("Error: '-5' is not an option of the app. To start at -5:"))
+  }
+
+  /// What the app's parser does not know gets a message of ours, through its own
+  /// validation: a number says where numbers go, a near miss names what was meant.
+  @Test(arguments: [
+    (["42"], "Error: '42' is not an option of the app. To start at 42: numberfact --count 42"),
+    (["--coutn", "5"], "Error: Unknown option '--coutn'. Did you mean '--count'?"),
+    (["--bogus"], "Error: Unknown option '--bogus'.\n"),
+    (["histroy"], "Error: Unexpected argument 'histroy'. Did you mean 'history'?"),
+  ])
+  func whatTheAppDoesNotKnowIsNamed(arguments: [String], message: String) async throws {
+    let result = try await runProcess(numberfactBinary, arguments)
+    #expect(result.status == 64)
+    #expect(result.stderr.hasPrefix(message), "\(result.stderr)")
+    #expect(result.stderr.contains("Usage: numberfact [--count"))
+  }
+
+  /// Both help screens tell the keys, from the table that binds them.
+  @Test func theHelpTellsTheKeysFromTheKeyTable() async throws {
+    for arguments in [["--help"], ["app", "--help"]] {
+      let result = try await runProcess(numberfactBinary, arguments)
+      #expect(result.status == 0)
+      // Help wraps at the terminal's width: compare words, not lines.
+      let words = result.stdout.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+      #expect(words.contains("Ctrl-D Ctrl-U scroll a fact too long for the screen"))
+    }
+    let app = try await runProcess(numberfactBinary, ["app", "--help"])
+    #expect(app.stdout.contains("--count <count>"))
   }
 
   @Test func timeoutsPrintAsGiven() async throws {

@@ -201,7 +201,10 @@ final class TmuxSession: Sendable {
     }
   }
 
-  func waitForScreen(containing text: String, timeout: Duration = .seconds(10)) async throws {
+  @discardableResult
+  func waitForScreen(containing text: String, timeout: Duration = .seconds(10)) async throws
+    -> String
+  {
     try await waitForScreen(timeout: timeout) { $0.contains(text) }
   }
 
