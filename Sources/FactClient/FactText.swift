@@ -87,6 +87,7 @@ public enum FactText {
   private static func limitingStackedMarks(_ text: String) -> String {
     var result = ""
     result.reserveCapacity(text.utf8.count)
+    var dropped = false
     for character in text {
       let scalars = character.unicodeScalars
       guard scalars.count > maximumStackedMarks + 1 else {
@@ -98,13 +99,32 @@ public enum FactText {
       for scalar in scalars {
         if isStackingMark(scalar), scalar != scalars.first {
           marks += 1
-          if marks > maximumStackedMarks { continue }
+          if marks > maximumStackedMarks {
+            dropped = true
+            continue
+          }
         }
         kept.append(scalar)
       }
       result += String(kept)
     }
-    return result
+    return dropped ? droppingLooseJoiners(result) : result
+  }
+
+  /// `text` without the joiners that no longer stand between two joinable scalars because
+  /// a mark beside them was dropped: a second pass would drop them.
+  private static func droppingLooseJoiners(_ text: String) -> String {
+    let scalars = Array(text.unicodeScalars)
+    var output = String.UnicodeScalarView()
+    for (index, scalar) in scalars.enumerated() {
+      if scalar == "\u{200C}" || scalar == "\u{200D}" {
+        let next = index + 1 < scalars.count ? scalars[index + 1] : nil
+        guard let previous = output.last, let next, isJoinable(previous), isJoinable(next)
+        else { continue }
+      }
+      output.append(scalar)
+    }
+    return String(output)
   }
 
   /// A mark drawn on top of or below its base: what Zalgo text stacks. Variation

@@ -115,6 +115,17 @@ import Testing
     #expect(FactText.sanitize(zalgo).unicodeScalars.count == 2 + FactText.maximumStackedMarks)
   }
 
+  /// A joiner beside a mark the limit drops no longer joins anything: it goes in the same
+  /// pass, so a second pass changes nothing (found by fuzzing).
+  @Test(arguments: [
+    "\u{FFFD}\u{A01}\u{301}\u{200D}\u{311}", "\u{E9}\u{301}\u{300}\u{200D}\u{311}\u{200D}😀",
+  ])
+  func aJoinerBesideADroppedMarkGoesToo(text: String) {
+    let once = FactText.sanitize(text)
+    #expect(FactText.sanitize(once) == once)
+    #expect(once.unicodeScalars.last != "\u{200D}")
+  }
+
   /// Plain ASCII, which most facts are, comes back as it is; anything else takes the full
   /// path, and agrees with it.
   @Test(arguments: [
