@@ -102,6 +102,13 @@ final class Symbolicator: Sendable {
     return inClosure ? "a closure in \(rest)" : String(rest)
   }
 
+  /// A sanitizer's own code, linked into the test binary: under ThreadSanitizer the C
+  /// library's `backtrace` is its interceptor, whose frame is the innermost of every capture.
+  static func isSanitizerRuntime(_ rawName: String) -> Bool {
+    ["__interceptor_", "___interceptor_", "__tsan_", "__asan_", "__ubsan_", "__sanitizer_"]
+      .contains { rawName.hasPrefix($0) }
+  }
+
   private static func names(of frames: [CodeFrame]) -> [Name?] {
     #if canImport(Runtime) && canImport(FoundationEssentials)
       guard #available(macOS 26.0, iOS 26.0, watchOS 26.0, tvOS 26.0, visionOS 26.0, *),
@@ -121,6 +128,7 @@ final class Symbolicator: Sendable {
           || symbol.isSystemFunction || symbol.imageName.hasPrefix("libswift")
           || symbol.imageName.hasPrefix("libdispatch") || symbol.name.hasPrefix("partial apply")
           || symbol.name.hasPrefix("thunk for") || symbol.name.hasPrefix("reabstraction thunk")
+          || isSanitizerRuntime(symbol.rawName)
         let isToolkit = module.map(toolkitModules.contains) ?? false
         return Name(function: readable(symbol.name), isProgramCode: !isLibrary && !isToolkit)
       }

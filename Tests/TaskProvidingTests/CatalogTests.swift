@@ -58,6 +58,25 @@ import Testing
     }
   }
 
+  /// A task with no name is named by the line that spawned it, in the catalog's own source,
+  /// in a plain build and under ThreadSanitizer, whose interceptor of the C library's
+  /// `backtrace` is the innermost frame of every capture.
+  @Test func anUnnamedTaskIsNamedByTheLineThatSpawnedIt() async throws {
+    var places: [Substring] = []
+    for entry in CatalogEntry.all {
+      guard let found = await Self.findBug(entry, with: .exhaustive()) else { continue }
+      for step in found.steps {
+        for piece in step.components(separatedBy: "spawned at ").dropFirst() {
+          places.append(piece.prefix { $0 != " " && $0 != ")" && $0 != "," })
+        }
+      }
+    }
+    #expect(!places.isEmpty, "no step names a task by where it was spawned")
+    for place in places {
+      #expect(place.contains(".swift:") && place.last?.isNumber == true, "\(place)")
+    }
+  }
+
   /// The failure `strategy` finds in the flawed code, expected.
   static func findBug(
     _ entry: CatalogEntry, with strategy: ExplorationStrategy
