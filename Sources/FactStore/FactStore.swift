@@ -14,6 +14,12 @@ public struct FactStore: Sendable {
   /// a ``FactSource/stored`` fact shown again is one.
   public var record: @Sendable (_ facts: [NumberFact], _ seen: Date) async throws -> Void
 
+  /// Records facts just shown, seen at the given time, and where the person is now, in one
+  /// write: a crash keeps both or neither, and the disk is asked to write once per fact
+  /// shown, not twice. What the app does for each fact it shows.
+  public var recordShown:
+    @Sendable (_ facts: [NumberFact], _ seen: Date, _ session: Session) async throws -> Void
+
   /// The stored facts, newest first.
   public var history: @Sendable (_ query: HistoryQuery) async throws -> [NumberFact]
 
@@ -41,7 +47,8 @@ public struct FactStore: Sendable {
   public var saveSession: @Sendable (_ session: Session) async throws -> Void
 
   /// Creates a store from its operations. Without `eachInHistory`, the walk reads
-  /// `history` whole and hands its facts over one by one.
+  /// `history` whole and hands its facts over one by one; without `recordShown`, it is
+  /// `record` followed by `saveSession`.
   public init(
     record: @escaping @Sendable (_ facts: [NumberFact], _ seen: Date) async throws -> Void,
     history: @escaping @Sendable (_ query: HistoryQuery) async throws -> [NumberFact],
@@ -55,9 +62,17 @@ public struct FactStore: Sendable {
         @Sendable (
           _ query: HistoryQuery, _ body: @escaping @Sendable (NumberFact) throws -> Void
         ) async throws -> Void
-      )? = nil
+      )? = nil,
+    recordShown:
+      (@Sendable (_ facts: [NumberFact], _ seen: Date, _ session: Session) async throws -> Void)? =
+      nil
   ) {
     self.record = record
+    self.recordShown =
+      recordShown ?? { facts, seen, session in
+        try await record(facts, seen)
+        try await saveSession(session)
+      }
     self.history = history
     self.eachInHistory =
       eachInHistory ?? { query, body in
@@ -134,7 +149,8 @@ extension FactStore: TestDependencyKey {
     seenFacts: { numbers, kind in unimplemented("seenFacts(\(numbers.count), .\(kind))", [:]) },
     clearHistory: { unimplemented("clearHistory", 0) },
     loadSession: { unimplemented("loadSession", nil) },
-    saveSession: { _ in unimplemented("saveSession") })
+    saveSession: { _ in unimplemented("saveSession") },
+    recordShown: { facts, _, _ in unimplemented("recordShown(\(facts.count) facts)") })
 
   /// Reports the call as unimplemented and returns `placeholder`.
   private static func unimplemented<T>(_ call: String, _ placeholder: T = ()) -> T {

@@ -36,7 +36,10 @@ extension FactStore {
       clearHistory: { try await database.clear() },
       loadSession: { try await database.loadSession() },
       saveSession: { session in try await database.saveSession(session) },
-      eachInHistory: { query, body in try await database.eachInHistory(query, body) })
+      eachInHistory: { query, body in try await database.eachInHistory(query, body) },
+      recordShown: { facts, seen, session in
+        try await database.recordShown(facts, seen: seen, session: session)
+      })
   }
 }
 
@@ -120,12 +123,18 @@ private actor SQLiteDatabase {
       // beside the frame that shows it.
       configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA synchronous = NORMAL") }
       let pool = try DatabasePool(path: path, configuration: configuration)
-      do {
-        try migrator.migrate(pool)
-      } catch {
-        // Another process may have migrated between this one's check and its write; the
-        // second pass sees its work.
-        try migrator.migrate(pool)
+      // Another process migrating the same new file may apply a migration between this
+      // one's check and its write, which then fails; the next pass sees it applied. Each
+      // failed pass so leaves one migration fewer, so one pass per migration ends it.
+      var passes = 0
+      while true {
+        do {
+          try migrator.migrate(pool)
+          break
+        } catch {
+          passes += 1
+          if passes > migrator.migrations.count { throw error }
+        }
       }
       return .success(pool)
     } catch {
@@ -137,33 +146,49 @@ private actor SQLiteDatabase {
     guard !facts.isEmpty else { return }
     let limit = limit
     try await access {
+      try await $0.write { db in try Self.insert(facts, seen: seen, limit: limit, in: db) }
+    }
+  }
+
+  func recordShown(
+    _ facts: [NumberFact], seen: Date, session: FactStore.Session
+  ) async throws {
+    let limit = limit
+    try await access {
       try await $0.write { db in
-        // A fact seen again replaces its row, and a new row takes the next position: the
-        // repeat moves to the top instead of appearing twice.
-        let statement = try db.cachedStatement(
-          sql: """
-            INSERT OR REPLACE INTO fact (number, kind, text, found, source, host, seen)
-            VALUES (?, ?, ?, ?, ?, ?, ?)
-            """)
-        for fact in facts {
-          try statement.execute(arguments: [
-            fact.number, fact.kind.rawValue, fact.text, fact.found,
-            fact.source == .offline ? "offline" : "live", fact.host,
-            seen.timeIntervalSince1970,
-          ])
-        }
-        // Trimmed now and then, not on every write: finding the cut is a walk of `limit`
-        // rows.
-        let position = db.lastInsertedRowID
-        if position % 128 < Int64(facts.count) || facts.count > 128 {
-          try db.execute(
-            sql: """
-              DELETE FROM fact WHERE position <= (
-                SELECT position FROM fact ORDER BY position DESC LIMIT 1 OFFSET ?)
-              """,
-            arguments: [limit])
-        }
+        try Self.insert(facts, seen: seen, limit: limit, in: db)
+        try Self.save(session, in: db)
       }
+    }
+  }
+
+  private static func insert(
+    _ facts: [NumberFact], seen: Date, limit: Int, in db: Database
+  ) throws {
+    guard !facts.isEmpty else { return }
+    // A fact seen again replaces its row, and a new row takes the next position: the
+    // repeat moves to the top instead of appearing twice.
+    let statement = try db.cachedStatement(
+      sql: """
+        INSERT OR REPLACE INTO fact (number, kind, text, found, source, host, seen)
+        VALUES (?, ?, ?, ?, ?, ?, ?)
+        """)
+    for fact in facts {
+      try statement.execute(arguments: [
+        fact.number, fact.kind.rawValue, fact.text, fact.found,
+        fact.source == .offline ? "offline" : "live", fact.host,
+        seen.timeIntervalSince1970,
+      ])
+    }
+    // Trimmed now and then, not on every write: finding the cut is a walk of `limit` rows.
+    let position = db.lastInsertedRowID
+    if position % 128 < Int64(facts.count) || facts.count > 128 {
+      try db.execute(
+        sql: """
+          DELETE FROM fact WHERE position <= (
+            SELECT position FROM fact ORDER BY position DESC LIMIT 1 OFFSET ?)
+          """,
+        arguments: [limit])
     }
   }
 
@@ -276,16 +301,16 @@ private actor SQLiteDatabase {
   }
 
   func saveSession(_ session: FactStore.Session) async throws {
-    try await access {
-      try await $0.write { db in
-        try db.execute(
-          sql: """
-            INSERT INTO session (id, count, kind) VALUES (1, ?, ?)
-            ON CONFLICT (id) DO UPDATE SET count = excluded.count, kind = excluded.kind
-            """,
-          arguments: [session.count, session.kind.rawValue])
-      }
-    }
+    try await access { try await $0.write { db in try Self.save(session, in: db) } }
+  }
+
+  private static func save(_ session: FactStore.Session, in db: Database) throws {
+    let statement = try db.cachedStatement(
+      sql: """
+        INSERT INTO session (id, count, kind) VALUES (1, ?, ?)
+        ON CONFLICT (id) DO UPDATE SET count = excluded.count, kind = excluded.kind
+        """)
+    try statement.execute(arguments: [session.count, session.kind.rawValue])
   }
 
   /// Runs `body` on the pool, with every failure as a ``FactStoreError``.

@@ -386,8 +386,7 @@ public final class NumberFactFeature {
     lastWrite = taskProvider.task(name: "store \(fact.number) \(fact.kind)") {
       await previous?.value
       do {
-        try await store.record([fact], seen)
-        try await store.saveSession(session)
+        try await store.recordShown([fact], seen, session)
       } catch {
         self.storeFailed(error)
       }

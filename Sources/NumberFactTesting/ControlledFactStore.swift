@@ -18,6 +18,9 @@ public final class ControlledFactStore: Sendable {
     public var facts: [NumberFact]
     /// When they were seen.
     public var seen: Date
+    /// Where the person was, saved in the same write: set for the write of a fact shown
+    /// (``FactStore/recordShown``), `nil` for a plain ``FactStore/record``.
+    public var session: FactStore.Session?
 
     /// For example `42 trivia`.
     public var description: String {
@@ -30,7 +33,8 @@ public final class ControlledFactStore: Sendable {
   private let saved = Locked<[FactStore.Session]>([])
   private let reads: FactStore
 
-  /// The sessions saved so far, oldest first. Session writes complete at once.
+  /// The sessions saved so far, oldest first: a session saved alone completes at once, and
+  /// one saved with a fact shown once that write has been answered.
   public var savedSessions: [FactStore.Session] { saved.withLock { $0 } }
 
   /// A store whose reads give `stored` (newest first) and `session`, and whose writes wait
@@ -63,6 +67,10 @@ public final class ControlledFactStore: Sendable {
     store.record = { facts, seen in try await record(Record(facts: facts, seen: seen)) }
     let saved = saved
     store.saveSession = { session in saved.withLock { $0.append(session) } }
+    store.recordShown = { facts, seen, session in
+      try await record(Record(facts: facts, seen: seen, session: session))
+      saved.withLock { $0.append(session) }
+    }
     return store
   }
 

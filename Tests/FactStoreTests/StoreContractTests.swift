@@ -162,4 +162,15 @@ import Testing
     try await store.saveSession(.init(count: Int.max, kind: .math))
     #expect(try await store.loadSession() == .init(count: Int.max, kind: .math))
   }
+
+  @Test(arguments: Kind.allCases)
+  func aFactShownIsKeptWithTheSession(_ kind: Kind) async throws {
+    let (store, directory) = kind.make()
+    defer { _ = directory }
+    try await store.recordShown([Self.live(3, "three")], Self.day, .init(count: 3, kind: .trivia))
+    try await store.recordShown([Self.live(4, "four")], Self.day + 1, .init(count: 4, kind: .math))
+    #expect(try await store.history(.init()).map(\.text) == ["four", "three"])
+    #expect(try await store.history(.init()).first?.seen == Self.day + 1)
+    #expect(try await store.loadSession() == .init(count: 4, kind: .math))
+  }
 }

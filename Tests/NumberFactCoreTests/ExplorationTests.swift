@@ -44,7 +44,7 @@ import Testing
         // runs among everything else.
         let log = Locked<[String]>([])
         var store = FactStore.disabled
-        store.record = { facts, _ in log.withLock { $0 += facts.map(\.text) } }
+        store.recordShown = { facts, _, _ in log.withLock { $0 += facts.map(\.text) } }
         // Two facts shown one after the other, each answered by the explorer: a lighter
         // scenario than the shared ones, whose failures would multiply the schedules.
         let facts = ControlledNumberFactClient(answers: {

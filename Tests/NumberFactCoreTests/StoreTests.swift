@@ -40,6 +40,7 @@ import Testing
       let write = try await disk.nextWrite()  // the disk is slow: this write is held
       #expect(write.input.facts.map(\.text) == ["0 is nothing."])
       #expect(write.input.seen == Self.now)
+      #expect(write.input.session == .init(count: 0, kind: .trivia))
 
       model.incrementButtonTapped()
       try await showFact("1 is one.", on: model, answering: facts)
