@@ -1,5 +1,6 @@
 import NumberFactCore
 import NumberFactTesting
+import SuiteSupport
 import TaskProviding
 import TaskProvidingTesting
 import Testing
@@ -9,7 +10,7 @@ import Testing
 /// The keys a person expects beyond +, -, f: typed numbers, random facts, history, steps of
 /// 100, and t on a fact. Each waits on the controlled client's requests and the taps
 /// themselves; answers out of order are given on purpose.
-@MainActor @Suite(.timeLimit(.minutes(1))) struct NewActionTests {
+@MainActor @Suite(.timeLimit(.minutes(1)), .responsiveMainActor) struct NewActionTests {
   @Test func aTypedNumberJumpsThereAndFetchesItsFact() async throws {
     let facts = ControlledNumberFactClient()
     try await withRecordingTaskProvider { provider in

@@ -1,5 +1,6 @@
 import NumberFactCore
 import NumberFactTesting
+import SuiteSupport
 import TaskProviding
 import Testing
 
@@ -7,7 +8,7 @@ import Testing
 
 /// Style 3: observe the published state, not the tasks, for when the test cannot reach the
 /// work (it was spawned by code the test does not control).
-@MainActor @Suite(.timeLimit(.minutes(1))) struct ObservationStyleTests {
+@MainActor @Suite(.timeLimit(.minutes(1)), .responsiveMainActor) struct ObservationStyleTests {
   // sample: observe-state
   @Test func factAppearsAfterAnUnreachableSpawn() async throws {
     let model = makeFeature(count: 10, client: .offline, provider: LiveTaskProvider())

@@ -1,5 +1,6 @@
 import NumberFactCore
 import NumberFactTesting
+import SuiteSupport
 import TaskProviding
 import TaskProvidingTesting
 import Testing
@@ -7,7 +8,7 @@ import Testing
 @testable import FeatureScenarios
 
 /// Style 2: wait on, or step, the tasks themselves through the provider.
-@MainActor @Suite(.timeLimit(.minutes(1))) struct TaskProviderStyleTests {
+@MainActor @Suite(.timeLimit(.minutes(1)), .responsiveMainActor) struct TaskProviderStyleTests {
   // sample: recording-fire-and-forget
   /// The app spawns the tap and forgets it; the test waits for every task it caused.
   @Test func tapSpawnedLikeTheAppDoes() async throws {
