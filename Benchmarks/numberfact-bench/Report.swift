@@ -304,8 +304,8 @@ struct Report: Sendable {
       "| Peak RSS, MiB | \(peak(store.withStore)) | \(peak(store.withoutStore)) |",
       "",
       "Back to back, each `f` comes about 0.3 ms after the frame of the fact before it, "
-        + "while that fact's two writes to the store (the fact and the session, about 0.4 ms "
-        + "together) still run on one of the two cores. At a person's pace the writes have ended, but "
+        + "while that fact's write to the store (the fact and the session, one transaction) may "
+        + "still run on one of the two cores. At a person's pace the write has ended, but "
         + "each press then wakes threads that had gone idle, with or without the store: the "
         + "same drives with \(Summary.format(StoreFigures.pause.seconds * 1000, 0)) ms before "
         + "each `f`, \(pacedPresses) presses each:", "",
