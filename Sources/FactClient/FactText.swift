@@ -16,8 +16,8 @@ public enum FactText {
   ///   symbols (👨‍👩‍👧‍👦 stays one family; Persian and Indic words keep their shape), and the
   ///   tag characters of a subdivision flag after its black flag (🏴󠁧󠁢󠁳󠁣󠁴󠁿).
   /// - Newlines, tabs and other whitespace become one space between words.
-  /// - A character keeps at most ``maximumStackedMarks`` marks drawn above or below it, so
-  ///   stacked marks cannot spill over neighbouring lines.
+  /// - A visible scalar keeps at most ``maximumStackedMarks`` marks drawn above or below
+  ///   it, so stacked marks cannot spill over neighbouring lines.
   /// - Text over `maximumLength` characters is cut and ends with "…".
   ///
   /// Every string of a ``NumberFact`` passes through here once, when the fact is made, and
@@ -66,7 +66,7 @@ public enum FactText {
     return String(cut) + "…"
   }
 
-  /// The most marks a character keeps above or below it.
+  /// The most marks a visible scalar keeps above or below it.
   public static let maximumStackedMarks = 2
 
   /// Whether `text` is already what ``sanitize(_:maximumLength:)`` would return because it
@@ -83,32 +83,38 @@ public enum FactText {
     return previous != 0x20
   }
 
-  /// `text` with each character's stacked marks limited to ``maximumStackedMarks``.
+  /// `text` with the marks stacked on each visible scalar limited to
+  /// ``maximumStackedMarks``.
+  ///
+  /// Marks are counted from the scalar they sit on, not per character: dropping a mark or a
+  /// joiner can split or merge characters, so a count per character would find more to drop
+  /// on a second pass. Joiners and variation selectors between marks do not start a new
+  /// count, or a joiner after every two marks would stack them without end.
   private static func limitingStackedMarks(_ text: String) -> String {
-    var result = ""
-    result.reserveCapacity(text.utf8.count)
+    var kept = String.UnicodeScalarView()
+    var marks = 0
     var dropped = false
-    for character in text {
-      let scalars = character.unicodeScalars
-      guard scalars.count > maximumStackedMarks + 1 else {
-        result.append(character)
-        continue
-      }
-      var kept = String.UnicodeScalarView()
-      var marks = 0
-      for scalar in scalars {
-        if isStackingMark(scalar), scalar != scalars.first {
-          marks += 1
-          if marks > maximumStackedMarks {
-            dropped = true
-            continue
-          }
+    for scalar in text.unicodeScalars {
+      if isStackingMark(scalar) {
+        marks += 1
+        if marks > maximumStackedMarks {
+          dropped = true
+          continue
         }
-        kept.append(scalar)
+      } else if !isShaping(scalar) {
+        marks = 0
       }
-      result += String(kept)
+      kept.append(scalar)
     }
-    return dropped ? droppingLooseJoiners(result) : result
+    return dropped ? droppingLooseJoiners(String(kept)) : String(kept)
+  }
+
+  /// A joiner or a variation selector: it shapes what is around it and bears no marks.
+  private static func isShaping(_ scalar: Unicode.Scalar) -> Bool {
+    switch scalar.value {
+    case 0x200C, 0x200D, 0xFE00...0xFE0F, 0xE0100...0xE01EF: true
+    default: false
+    }
   }
 
   /// `text` without the joiners that no longer stand between two joinable scalars because

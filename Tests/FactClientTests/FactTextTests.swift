@@ -115,6 +115,30 @@ import Testing
     #expect(FactText.sanitize(zalgo).unicodeScalars.count == 2 + FactText.maximumStackedMarks)
   }
 
+  /// Joiners between marks do not start a new count: marks are limited on the scalar they
+  /// sit on, however many joiners come between them.
+  @Test func joinersBetweenMarksDoNotStackMore() {
+    let text = "a" + String(repeating: "\u{301}\u{300}\u{200D}", count: 20) + "b"
+    let clean = FactText.sanitize(text)
+    let marks = clean.unicodeScalars.filter { $0.properties.generalCategory == .nonspacingMark }
+    #expect(marks.count == FactText.maximumStackedMarks)
+    #expect(clean.unicodeScalars.first == "a" && clean.unicodeScalars.last == "b")
+    #expect(FactText.sanitize(clean) == clean)
+  }
+
+  /// Marks dropped from a character of two emoji joined, each with its own marks, leave
+  /// characters a second pass would count differently: the limit counts per scalar, so a
+  /// second pass drops nothing more (found by fuzzing).
+  @Test(arguments: [
+    "🤿\u{901}\u{A01}\u{301}\u{200D}\u{301}\u{200D}🤿\u{901}\u{A01}\u{301}\u{200D}\u{301}\u{301}m",
+    "🤿\u{901}\u{A01}\u{200D}🤿\u{901}\u{A01}m",
+  ])
+  func aSecondPassDropsNoMoreMarks(text: String) {
+    let once = FactText.sanitize(text)
+    #expect(FactText.sanitize(once) == once)
+    #expect(once.hasSuffix("m"))
+  }
+
   /// A joiner beside a mark the limit drops no longer joins anything: it goes in the same
   /// pass, so a second pass changes nothing (found by fuzzing).
   @Test(arguments: [

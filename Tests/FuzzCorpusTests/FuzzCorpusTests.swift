@@ -29,7 +29,7 @@ import Testing
 
   /// The regressions are there: a folder renamed would leave the test above with nothing.
   @Test func theCrashesFoundAreKept() {
-    #expect(Self.inputs("regressions", .sanitizer).count == 3)
+    #expect(Self.inputs("regressions", .sanitizer).count == 4)
     #expect(Self.inputs("regressions", .config).count == 3)
   }
 }
