@@ -31,6 +31,21 @@ extension NcursesScreenSuites {
       while poll(&poller, 1, 10_000) < 0, errno == EINTR {}  // failure bound
     }
 
+    /// Runs `body` with a terminal on a new pseudo-terminal, its first frame drawn; closes
+    /// both after.
+    func withTerminal(
+      _ body: (NcursesTerminal, PseudoTerminal) async throws -> Void
+    ) async throws {
+      let pty = try PseudoTerminal()
+      defer {
+        Glibc.close(pty.master)
+        Glibc.close(pty.slave)
+      }
+      let terminal = try await open(pty)
+      defer { terminal.close() }
+      try await body(terminal, pty)
+    }
+
     func open(_ pty: PseudoTerminal) async throws -> NcursesTerminal {
       let terminal = try NcursesTerminal.open(
         input: pty.slave, output: pty.slave, terminalName: "xterm-256color", colors: false)
@@ -45,31 +60,23 @@ extension NcursesScreenSuites {
     /// draining resize keys and drop it; the input source then found nothing to read and
     /// ended the app.
     @Test func aKeyTypedAsTheAppComesBackReachesIt() async throws {
-      let pty = try PseudoTerminal()
-      defer {
-        Glibc.close(pty.master)
-        Glibc.close(pty.slave)
+      try await withTerminal { terminal, pty in
+        type("+", into: pty)
+        terminal.continued()
+        let keys = try await firstKeys(of: terminal)
+        #expect(keys == [.character("+")])
       }
-      let terminal = try await open(pty)
-      defer { terminal.close() }
-      type("+", into: pty)
-      terminal.continued()
-      #expect(try await firstKeys(of: terminal) == [.character("+")])
     }
 
     /// A wake-up of the input source with nothing to read (its bytes read already) leaves
     /// the input open: the next key still arrives.
     @Test func aWakeUpWithNothingToReadKeepsTheInputOpen() async throws {
-      let pty = try PseudoTerminal()
-      defer {
-        Glibc.close(pty.master)
-        Glibc.close(pty.slave)
+      try await withTerminal { terminal, pty in
+        terminal.readKeys()
+        type("5", into: pty)
+        let keys = try await firstKeys(of: terminal)
+        #expect(keys == [.character("5")])
       }
-      let terminal = try await open(pty)
-      defer { terminal.close() }
-      terminal.readKeys()
-      type("5", into: pty)
-      #expect(try await firstKeys(of: terminal) == [.character("5")])
     }
   }
 }
