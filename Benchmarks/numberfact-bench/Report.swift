@@ -476,8 +476,9 @@ struct Report: Sendable {
       row("Bytes drawn while idle") { $0.idleBytes.formatted(0) },
       row("Peak RSS, MiB") { $0.peak.formatted(1) },
       "",
-      "Targets for numberfact: first frame ≤ 15 ms ("
-        + (ours.launch.median <= 15 ? "met" : "not met") + "), peak RSS ≤ 20 MiB ("
+      "Targets for numberfact: first frame ≤ 20 ms ("
+        + (ours.launch.median <= 20 ? "met" : "not met") + "), key press p99 ≤ 0.4 ms ("
+        + (ours.p99.median <= 0.4 ? "met" : "not met") + "), peak RSS ≤ 20 MiB ("
         + (ours.peak.median <= 20 ? "met" : "not met") + "). "
         + "CPU is read from `/proc/PID/stat` in clock ticks of 10 ms: 0.00 means no tick.",
     ]

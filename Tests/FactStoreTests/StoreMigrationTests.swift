@@ -54,6 +54,16 @@ import Testing
     #expect(try await store.history(.init()).map(\.text) == ["four", "one", "three", "two"])
   }
 
+  @Test func anEarlierVersionsFactsCountTowardTheLimit() async throws {
+    let directory = TemporaryDirectory()
+    let path = directory.path + "/store.sqlite"
+    try Self.writeFirstVersion(at: path, facts: [(1, "one"), (2, "two"), (3, "three")])
+    let store = FactStore.sqlite(at: path, limit: 3)
+    try await store.record(
+      [NumberFact(number: 4, kind: .trivia, text: "four", host: "numbersapi.com")], Date())
+    #expect(try await store.history(.init()).map(\.text) == ["four", "three", "two"])
+  }
+
   @Test func aMigratedStoreIsMigratedOnce() async throws {
     let directory = TemporaryDirectory()
     let path = directory.path + "/store.sqlite"
@@ -65,6 +75,6 @@ import Testing
     let applied = try await DatabaseQueue(path: path).read { db in
       try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations ORDER BY identifier")
     }
-    #expect(applied.count == 2)
+    #expect(applied.count == 3)
   }
 }
