@@ -17,10 +17,16 @@ extension FactStore {
   ///   - path: The database file, usually ``FactStore/defaultPath(environment:)``.
   ///   - limit: The most facts kept; the oldest seen go first.
   ///   - busyTimeout: How long a write waits for another process's before giving up.
+  ///   - backgroundWrites: Whether writes run on a thread of the lowest priority, so that
+  ///     they never take a core from the keys of an interactive app. Off for a command
+  ///     that only waits for its write.
   public static func sqlite(
-    at path: String, limit: Int = FactStore.historyLimit, busyTimeout: Duration = .seconds(5)
+    at path: String, limit: Int = FactStore.historyLimit, busyTimeout: Duration = .seconds(5),
+    backgroundWrites: Bool = false
   ) -> Self {
-    let database = SQLiteDatabase(path: path, limit: limit, busyTimeout: busyTimeout)
+    let database = SQLiteDatabase(
+      path: path, limit: limit, busyTimeout: busyTimeout,
+      background: backgroundWrites ? BackgroundWriteThread() : nil)
     return Self(
       record: { facts, seen in try await database.record(facts, seen: seen) },
       history: { query in try await database.history(query) },
@@ -51,11 +57,13 @@ private actor SQLiteDatabase {
   private var opened: Result<DatabasePool, FactStoreError>?
   /// The pool once it has opened, for the reads that need no actor.
   nonisolated let openPool = Locked<DatabasePool?>(nil)
+  private let background: BackgroundWriteThread?
 
-  init(path: String, limit: Int, busyTimeout: Duration) {
+  init(path: String, limit: Int, busyTimeout: Duration, background: BackgroundWriteThread?) {
     self.path = path
     self.limit = max(1, limit)
     self.busyTimeout = busyTimeout
+    self.background = background
   }
 
   /// The pool, opening it (and migrating it) the first time. A file that cannot be read or
@@ -145,20 +153,16 @@ private actor SQLiteDatabase {
   func record(_ facts: [NumberFact], seen: Date) async throws {
     guard !facts.isEmpty else { return }
     let limit = limit
-    try await access {
-      try await $0.write { db in try Self.insert(facts, seen: seen, limit: limit, in: db) }
-    }
+    try await write { db in try Self.insert(facts, seen: seen, limit: limit, in: db) }
   }
 
   func recordShown(
     _ facts: [NumberFact], seen: Date, session: FactStore.Session
   ) async throws {
     let limit = limit
-    try await access {
-      try await $0.write { db in
-        try Self.insert(facts, seen: seen, limit: limit, in: db)
-        try Self.save(session, in: db)
-      }
+    try await write { db in
+      try Self.insert(facts, seen: seen, limit: limit, in: db)
+      try Self.save(session, in: db)
     }
   }
 
@@ -273,11 +277,11 @@ private actor SQLiteDatabase {
             WHERE number = ? AND kind = ? AND source = 'live'
             ORDER BY position DESC LIMIT 1
             """)
-        for number in Set(numbers) {
-          guard
-            let row = try Row.fetchOne(statement, arguments: [number, kind.rawValue]),
-            var fact = Self.fact(row)
-          else { continue }
+        for number in numbers.count == 1 ? numbers : Array(Set(numbers)) {
+          // Read from the statement itself: `fetchOne` would first copy the row, every
+          // column and its name, which costs more than the lookup.
+          let rows = try Row.fetchCursor(statement, arguments: [number, kind.rawValue])
+          guard let row = try rows.next(), var fact = Self.fact(row) else { continue }
           fact.source = .stored
           found[number] = fact
         }
@@ -289,11 +293,9 @@ private actor SQLiteDatabase {
   }
 
   func clear() async throws -> Int {
-    try await access {
-      try await $0.write { db in
-        try db.execute(sql: "DELETE FROM fact")
-        return db.changesCount
-      }
+    try await write { db in
+      try db.execute(sql: "DELETE FROM fact")
+      return db.changesCount
     }
   }
 
@@ -309,7 +311,7 @@ private actor SQLiteDatabase {
   }
 
   func saveSession(_ session: FactStore.Session) async throws {
-    try await access { try await $0.write { db in try Self.save(session, in: db) } }
+    try await write { db in try Self.save(session, in: db) }
   }
 
   private static func save(_ session: FactStore.Session, in db: Database) throws {
@@ -319,6 +321,16 @@ private actor SQLiteDatabase {
         ON CONFLICT (id) DO UPDATE SET count = excluded.count, kind = excluded.kind
         """)
     try statement.execute(arguments: [session.count, session.kind.rawValue])
+  }
+
+  /// Runs `body` in a write transaction, on the background thread if there is one.
+  private func write<T: Sendable>(
+    _ body: @escaping @Sendable (Database) throws -> T
+  ) async throws -> T {
+    try await access { pool in
+      guard let background else { return try await pool.write(body) }
+      return try await background.run { try pool.write(body) }
+    }
   }
 
   /// Runs `body` on the pool, with every failure as a ``FactStoreError``.
@@ -359,6 +371,9 @@ private actor SQLiteDatabase {
     case .SQLITE_READONLY, .SQLITE_PERM, .SQLITE_CANTOPEN, .SQLITE_AUTH:
       return .readOnly(path: path)
     case .SQLITE_FULL:
+      return .diskFull(path: path)
+    // Sizing the shared index of the log fails when the disk has no block left for it.
+    case .SQLITE_IOERR where error.extendedResultCode == .SQLITE_IOERR_SHMSIZE:
       return .diskFull(path: path)
     case .SQLITE_BUSY, .SQLITE_LOCKED:
       return .busy(path: path)

@@ -73,7 +73,7 @@ struct AppCommand: AsyncParsableCommand {
 
   func run() async throws {
     try Settings.check()
-    let factStore = store.makeStore()
+    let factStore = store.makeStore(backgroundWrites: true)
     let warnings = StoreWarnings()
     let (reason, lastFact) = try await FactHTTP.whileRunning {
       try await Interactive.run(

@@ -11,13 +11,15 @@ struct StoreOptions: ParsableArguments {
   var noStore = false
 
   /// The store these options choose: the SQLite file under `$XDG_DATA_HOME`, or none.
-  func makeStore(environment: [String: String] = ProcessInfo.processInfo.environment)
-    -> FactStore
-  {
+  /// - Parameter backgroundWrites: Whether writes yield the cores to the keys, for the app.
+  func makeStore(
+    environment: [String: String] = ProcessInfo.processInfo.environment,
+    backgroundWrites: Bool = false
+  ) -> FactStore {
     guard !noStore, let path = FactStore.defaultPath(environment: environment) else {
       return .disabled
     }
-    return .sqlite(at: path)
+    return .sqlite(at: path, backgroundWrites: backgroundWrites)
   }
 }
 

@@ -9,15 +9,19 @@ import Testing
 @Suite struct StoreContractTests {
   /// A store under test, and the directory to remove afterwards.
   enum Kind: String, CaseIterable, CustomTestStringConvertible {
-    case inMemory, sqlite
+    /// `sqliteInBackground` is the app's store: its writes run on a thread of their own.
+    case inMemory, sqlite, sqliteInBackground
     var testDescription: String { rawValue }
 
     func make(limit: Int = FactStore.historyLimit) -> (FactStore, TemporaryDirectory?) {
       switch self {
       case .inMemory: return (.inMemory(limit: limit), nil)
-      case .sqlite:
+      case .sqlite, .sqliteInBackground:
         let directory = TemporaryDirectory()
-        return (.sqlite(at: directory.path + "/store.sqlite", limit: limit), directory)
+        let store = FactStore.sqlite(
+          at: directory.path + "/store.sqlite", limit: limit,
+          backgroundWrites: self == .sqliteInBackground)
+        return (store, directory)
       }
     }
   }
