@@ -305,7 +305,8 @@ struct Report: Sendable {
       "",
       "Back to back, each `f` comes about 0.3 ms after the frame of the fact before it, "
         + "while that fact's write to the store (the fact and the session, one transaction) may "
-        + "still run on one of the two cores. At a person's pace the write has ended, but "
+        + "still run on one of the two cores, at nice 19, so that it yields the core to the "
+        + "key. At a person's pace the write has ended, but "
         + "each press then wakes threads that had gone idle, with or without the store: the "
         + "same drives with \(Summary.format(StoreFigures.pause.seconds * 1000, 0)) ms before "
         + "each `f`, \(pacedPresses) presses each:", "",
@@ -320,7 +321,8 @@ struct Report: Sendable {
         + (with.median <= without.max ? "met, within the runs without the store" : "not met")
         + "). Stored fact p99: **" + Summary.format(storedP99.median, 2) + " ms** back to back, "
         + Summary.format(pacedP99.median, 2) + " ms paced (target < 1 ms: "
-        + (storedP99.median < 1 ? "met" : "not met") + ").", "",
+        // Judged as printed: 0.996 shows as 1.00, which is not under 1.
+        + ((Double(Summary.format(storedP99.median, 2)) ?? storedP99.median) < 1 ? "met" : "not met") + ").", "",
       "`numberfact history` over the same \(facts) facts, spawn to exit, output to /dev/null, "
         + "five times per run:", "",
       "| Command | ms |", "|---|---:|",
