@@ -202,7 +202,11 @@ struct StoreFaultProcessTests {
     #expect(after.stderr.isEmpty)
   }
 
-  @Test func aFullDiskIsSaidOnceAndFactsKeepComing() async throws {
+  /// Runs `body` with a 320 KiB file system as `$XDG_DATA_HOME` (the disk and its
+  /// environment), holding a store of five facts; skips where none can be mounted.
+  private func withSmallDisk(
+    _ body: (String, [String: String]) async throws -> Void
+  ) async throws {
     let home = StoreProcessTests.Home()
     let disk = home.path + "/disk"
     try FileManager.default.createDirectory(atPath: disk, withIntermediateDirectories: true)
@@ -217,48 +221,42 @@ struct StoreFaultProcessTests {
     let first = try await runProcess(
       numberfactBinary, ["fact", "1..5", "--source", "offline"], environment: environment)
     #expect(first.status == 0 && first.stderr.isEmpty)
-    // Fill all but 48 KiB: room for SQLite's 32 KiB index of the log and a few pages of
-    // log, so the write of 301 facts fails part way, which is the point.
-    var space = statvfs()
-    #expect(statvfs(disk, &space) == 0)
-    let free = Int(space.f_bavail) * Int(space.f_frsize)
-    _ = FileManager.default.createFile(
-      atPath: disk + "/filler", contents: Data(count: max(0, free - 48 * 1024)))
-    let full = try await runProcess(
-      numberfactBinary, ["fact", "100..400", "--source", "offline"], environment: environment)
-    #expect(full.status == 0)
-    #expect(full.stdout.split(separator: "\n").count == 301)
-    #expect(full.stderr.split(separator: "\n").count == 1)
-    #expect(full.stderr.contains("is full"))
-    let history = try await runProcess(numberfactBinary, ["history"], environment: environment)
-    #expect(history.status == 0)
-    #expect(history.stdout.split(separator: "\n").count == 5)
+    try await body(disk, environment)
+  }
+
+  @Test func aFullDiskIsSaidOnceAndFactsKeepComing() async throws {
+    try await withSmallDisk { disk, environment in
+      // Fill all but 48 KiB: room for SQLite's 32 KiB index of the log and a few pages of
+      // log, so the write of 301 facts fails part way, which is the point.
+      var space = statvfs()
+      #expect(statvfs(disk, &space) == 0)
+      let free = Int(space.f_bavail) * Int(space.f_frsize)
+      _ = FileManager.default.createFile(
+        atPath: disk + "/filler", contents: Data(count: max(0, free - 48 * 1024)))
+      let full = try await runProcess(
+        numberfactBinary, ["fact", "100..400", "--source", "offline"], environment: environment)
+      #expect(full.status == 0)
+      #expect(full.stdout.split(separator: "\n").count == 301)
+      #expect(full.stderr.split(separator: "\n").count == 1)
+      #expect(full.stderr.contains("is full"))
+      let history = try await runProcess(numberfactBinary, ["history"], environment: environment)
+      #expect(history.status == 0)
+      #expect(history.stdout.split(separator: "\n").count == 5)
+    }
   }
 
   @Test func aDiskWithNoBlockLeftIsSaidToBeFull() async throws {
-    let home = StoreProcessTests.Home()
-    let disk = home.path + "/disk"
-    try FileManager.default.createDirectory(atPath: disk, withIntermediateDirectories: true)
-    let mount = try await runProcess(
-      URL(fileURLWithPath: "/bin/mount"), ["-t", "tmpfs", "-o", "size=320k", "tmpfs", disk])
-    guard mount.status == 0 else {
-      print("Skipping: a small file system cannot be mounted here (\(mount.stderr)).")
-      return
+    try await withSmallDisk { disk, environment in
+      // Not one block left, not even for the log's shared index, which SQLite sizes first.
+      let filler = try #require(fopen(disk + "/filler", "w"))
+      let block = [UInt8](repeating: 0, count: 4096)
+      while fwrite(block, 1, block.count, filler) == block.count, fflush(filler) == 0 {}
+      fclose(filler)
+      let none = try await runProcess(
+        numberfactBinary, ["fact", "6", "--source", "offline"], environment: environment)
+      #expect(none.status == 0)
+      #expect(none.stdout.contains("perfect number"))
+      #expect(none.stderr.contains("is full"), "\(none.stderr)")
     }
-    defer { _ = umount2(disk, 2) }  // MNT_DETACH
-    let environment = ["XDG_DATA_HOME": disk]
-    let first = try await runProcess(
-      numberfactBinary, ["fact", "1..5", "--source", "offline"], environment: environment)
-    #expect(first.status == 0 && first.stderr.isEmpty)
-    // Not one block left, not even for the log's shared index, which SQLite sizes first.
-    let filler = try #require(fopen(disk + "/filler", "w"))
-    let block = [UInt8](repeating: 0, count: 4096)
-    while fwrite(block, 1, block.count, filler) == block.count, fflush(filler) == 0 {}
-    fclose(filler)
-    let none = try await runProcess(
-      numberfactBinary, ["fact", "6", "--source", "offline"], environment: environment)
-    #expect(none.status == 0)
-    #expect(none.stdout.contains("perfect number"))
-    #expect(none.stderr.contains("is full"), "\(none.stderr)")
   }
 }
