@@ -97,7 +97,8 @@ public final class RenderLoop {
   }
 
   /// Draws the first frame, then handles events until the person quits, a signal arrives
-  /// or the input ends. On the way out it cancels the request in flight and the spinner.
+  /// or the input ends. On the way out it cancels the request in flight, and cancels and
+  /// waits for the spinner and the offline mark's timer.
   ///
   /// Every event comes through one stream, read on the main actor: a key reaches the loop
   /// in one hop from the terminal, and each event is laid out once.
@@ -136,10 +137,15 @@ public final class RenderLoop {
       render()
     }
     model.cancelButtonTapped()
+    let timers = [spinner, offlineTimer]
     stopSpinner()
     offlineTimer?.cancel()
+    offlineTimer = nil
     continuation.finish()
     self.continuation = nil
+    // Waited for, so that nothing the loop started outlives it: a caller that checks its
+    // tasks once the loop has returned finds none still running.
+    for timer in timers { await timer?.value }
     return reason
   }
 
