@@ -41,7 +41,7 @@ extension NcursesScreenSuites {
       let terminal = try NcursesTerminal.open(
         input: input.slave, output: output.slave, terminalName: "xterm-256color", colors: false)
       defer { terminal.close() }
-      output.hangUp()
+      await output.hangUp()
       // The input is still there; only drawing can notice that the output is gone.
       terminal.draw(
         Frame(size: TerminalSize(rows: 24, columns: 80), rows: [Row([Span("Count  2")])]))

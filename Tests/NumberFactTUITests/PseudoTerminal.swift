@@ -30,12 +30,19 @@ struct PseudoTerminal {
   ///
   /// The kernel hangs the slave up when the master's last reference goes, and a process
   /// another test forks at that moment holds a copy until it execs: the hang-up can come a
-  /// little after `close` returns.
-  func hangUp() {
+  /// little after `close` returns. The wait blocks a thread of its own, never the caller's
+  /// actor: the main actor is shared with every other test of the run.
+  func hangUp() async {
     Glibc.close(master)
-    // No events asked for: poll returns only on a hang-up or an error.
-    var poller = pollfd(fd: slave, events: 0, revents: 0)
-    while poll(&poller, 1, 10_000) < 0, errno == EINTR {}  // failure bound
+    let slave = slave
+    await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+      Thread.detachNewThread {
+        // No events asked for: poll returns only on a hang-up or an error.
+        var poller = pollfd(fd: slave, events: 0, revents: 0)
+        while poll(&poller, 1, 10_000) < 0, errno == EINTR {}  // failure bound
+        continuation.resume()
+      }
+    }
   }
 }
 
