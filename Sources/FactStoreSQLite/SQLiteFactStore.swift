@@ -43,6 +43,7 @@ extension FactStore {
       loadSession: { try await database.loadSession() },
       saveSession: { session in try await database.saveSession(session) },
       eachInHistory: { query, body in try await database.eachInHistory(query, body) },
+      eachTextInHistory: { query, body in try await database.eachTextInHistory(query, body) },
       recordShown: { facts, seen, session in
         try await database.recordShown(facts, seen: seen, session: session)
       })
@@ -217,14 +218,38 @@ private actor SQLiteDatabase {
   func eachInHistory(
     _ query: FactStore.HistoryQuery, _ body: @escaping @Sendable (NumberFact) throws -> Void
   ) async throws {
-    // The body's own error comes back as it was thrown, not as the store's failure.
+    try await walk(body) { db, body in try Self.walkHistory(db, query, body) }
+  }
+
+  func eachTextInHistory(
+    _ query: FactStore.HistoryQuery, _ body: @escaping @Sendable (String) throws -> Void
+  ) async throws {
+    try await walk(body) { db, body in
+      let texts = try String.fetchCursor(db, sql: "SELECT text FROM fact ORDER BY position DESC")
+      var count = 0
+      while count < query.limit, let stored = try texts.next() {
+        // Stored text was sanitized when it was written, unless the file was edited since.
+        let text = FactText.sanitize(stored)
+        guard query.matches(text) else { continue }
+        try body(text)
+        count += 1
+      }
+    }
+  }
+
+  /// Runs `walk` in a read of the database, handing it `body`. The body's own error comes
+  /// back as it was thrown, not as the store's failure.
+  private func walk<Element>(
+    _ body: @escaping @Sendable (Element) throws -> Void,
+    _ walk: @escaping @Sendable (Database, (Element) throws -> Void) throws -> Void
+  ) async throws {
     let thrownByBody = Locked<(any Error)?>(nil)
     do {
       try await access {
         try await $0.read { db in
-          try Self.walkHistory(db, query) { fact in
+          try walk(db) { element in
             do {
-              try body(fact)
+              try body(element)
             } catch {
               thrownByBody.withLock { $0 = error }
               throw error

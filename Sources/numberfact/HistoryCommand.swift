@@ -47,18 +47,43 @@ struct History: AsyncParsableCommand {
         return
       }
       let query = FactStore.HistoryQuery(search: search, limit: limit ?? FactStore.historyLimit)
+      // Each line goes out as it is read: 100,000 facts are never held at once.
+      let output = StandardOutputLines()
       if json {
-        let facts = try await factStore.history(query)
-        print(try FactJSON.encoded(facts.map(FactJSON.init)))
+        try await printJSON(factStore, query, to: output)
       } else {
-        // Each line goes out as it is read: 100,000 facts are never held at once.
-        let output = StandardOutputLines()
-        try await factStore.eachInHistory(query) { output.write($0.text) }
-        output.flush()
+        try await factStore.eachTextInHistory(query) { output.write($0) }
       }
+      output.flush()
     } catch let error as FactStoreError {
       printError(error.description)
       throw ExitCode.failure
+    }
+  }
+
+  /// A JSON array, one fact a line. Each line is held until the next is read, for only then
+  /// is it known whether a comma follows it.
+  private func printJSON(
+    _ factStore: FactStore, _ query: FactStore.HistoryQuery, to output: StandardOutputLines
+  ) async throws {
+    let encoder = FactJSON.encoder()
+    let held = Locked<String?>(nil)
+    try await factStore.eachInHistory(query) { fact in
+      let line = try FactJSON.encoded(FactJSON(fact), with: encoder)
+      held.withLock { held in
+        if let previous = held {
+          output.write("  " + previous + ",")
+        } else {
+          output.write("[")
+        }
+        held = line
+      }
+    }
+    if let last = held.withLock({ $0 }) {
+      output.write("  " + last)
+      output.write("]")
+    } else {
+      output.write("[]")
     }
   }
 

@@ -322,10 +322,17 @@ struct FactJSON: Encodable {
   }
 
   /// One line of JSON, keys sorted.
-  static func encoded(_ value: some Encodable) throws -> String {
+  static func encoded(_ value: some Encodable, with encoder: JSONEncoder = encoder()) throws
+    -> String
+  {
+    String(decoding: try encoder.encode(value), as: UTF8.self)
+  }
+
+  /// An encoder for one line of JSON, keys sorted; one serves any number of values.
+  static func encoder() -> JSONEncoder {
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-    return String(decoding: try encoder.encode(value), as: UTF8.self)
+    return encoder
   }
 }
 

@@ -3,6 +3,7 @@ import FactStore
 import FactStoreSQLite
 import Foundation
 import GRDB
+import TaskProviding
 import Testing
 
 /// What the SQLite store does with files it cannot use: it says so and leaves them alone.
@@ -93,6 +94,27 @@ import Testing
     }
     #expect(try await store.history(.init()).map(\.text) == ["one"])
     #expect(try await store.loadSession() == nil)
+  }
+
+  /// Text put in the file by anything but the app, escapes and all, is sanitized as it is
+  /// read, by every read: nothing read from the file reaches a terminal raw.
+  @Test func textEditedIntoTheFileIsSanitizedWhenRead() async throws {
+    let directory = TemporaryDirectory()
+    let path = directory.path + "/store.sqlite"
+    let store = FactStore.sqlite(at: path)
+    try await store.record([Self.fact], Date())  // creates and migrates the file
+    try await DatabaseQueue(path: path).write { db in
+      try db.execute(
+        sql: """
+          INSERT INTO fact (number, kind, text, found, source, host, seen)
+          VALUES (7, 'trivia', ?, 1, 'live', 'numbersapi.com', 0)
+          """,
+        arguments: ["seven\u{1B}]52;c;aGk=\u{07}  is\n\u{1B}[2Jlucky"])
+    }
+    let texts = Locked<[String]>([])
+    try await store.eachTextInHistory(.init()) { text in texts.withLock { $0.append(text) } }
+    #expect(texts.withLock { $0 } == ["seven is lucky", "one"])
+    #expect(try await store.history(.init()).map(\.text) == ["seven is lucky", "one"])
   }
 
   /// Stores opening one new file at once all open it: the one that loses the race to apply

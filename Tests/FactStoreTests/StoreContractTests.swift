@@ -55,7 +55,11 @@ import Testing
     ] {
       let walked = Locked<[String]>([])
       try await store.eachInHistory(query) { fact in walked.withLock { $0.append(fact.text) } }
-      #expect(walked.withLock { $0 } == (try await store.history(query)).map(\.text))
+      let texts = Locked<[String]>([])
+      try await store.eachTextInHistory(query) { text in texts.withLock { $0.append(text) } }
+      let history = try await store.history(query).map(\.text)
+      #expect(walked.withLock { $0 } == history)
+      #expect(texts.withLock { $0 } == history)
     }
     #expect(
       try await store.history(.init(search: "fact 1", limit: 3)).map(\.text) == [
@@ -80,6 +84,16 @@ import Testing
       }
     }
     #expect(seen.withLock { $0 } == 2)
+    let seenTexts = Locked(0)
+    await #expect(throws: Enough.self) {
+      try await store.eachTextInHistory(.init()) { _ in
+        try seenTexts.withLock {
+          $0 += 1
+          if $0 == 3 { throw Enough() }
+        }
+      }
+    }
+    #expect(seenTexts.withLock { $0 } == 3)
   }
 
   @Test(arguments: Kind.allCases)
