@@ -1,4 +1,5 @@
 import TaskProviding
+import TaskScheduling
 
 extension Task {
   /// The task's value, waited for at most `timeout`: `await task.value` with a failure bound.
@@ -47,8 +48,8 @@ public struct TaskTimeoutError: Error, CustomStringConvertible {
   public var description: String {
     let site = location.map { "value(timeout:) at \($0): " } ?? ""
     return """
-      \(site)The awaited task did not end within \(timeout). It may be waiting for an answer, \
-      a held task or a signal that the test has not given.
+      \(site)The awaited task did not end within \(FailureBoundScale.describe(timeout)). It may \
+      be waiting for an answer, a held task or a signal that the test has not given.
       """
   }
 }

@@ -355,8 +355,9 @@ extension ControlledFunction {
 
     public var description: String {
       """
-      \(call) was not answered within \(timeout). The test may have stopped before \
-      answering it, or may be waiting for something its caller can do only once answered.
+      \(call) was not answered within \(FailureBoundScale.describe(timeout)). The test may \
+      have stopped before answering it, or may be waiting for something its caller can do \
+      only once answered.
       """
     }
   }
@@ -377,8 +378,9 @@ extension ControlledFunction {
     public var description: String {
       let site = location.map { "nextCall() at \($0): " } ?? ""
       return """
-        \(site)No \(name) arrived within \(timeout) (\(received) received in all). The code \
-        under test may not have made it, or may be waiting on a task that has not run.
+        \(site)No \(name) arrived within \(FailureBoundScale.describe(timeout)) \
+        (\(received) received in all). The code under test may not have made it, or may be \
+        waiting on a task that has not run.
         """
     }
   }

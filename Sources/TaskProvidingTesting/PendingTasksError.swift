@@ -1,4 +1,5 @@
 import TaskProviding
+import TaskScheduling
 
 /// Thrown when tasks are still pending at the end of a wait.
 public struct PendingTasksError: Error, Equatable, CustomStringConvertible {
@@ -26,7 +27,9 @@ public struct PendingTasksError: Error, Equatable, CustomStringConvertible {
   /// and spawn location.
   public var description: String {
     let site = location.map { " at \($0)" } ?? ""
-    return Self.describe(pending, headline: "\(wait)\(site) timed out after \(timeout) with")
+    return Self.describe(
+      pending,
+      headline: "\(wait)\(site) timed out after \(FailureBoundScale.describe(timeout)) with")
   }
 
   static func describe(

@@ -1,6 +1,7 @@
 import CustomDump
 import Observation
 import TaskProviding
+import TaskScheduling
 
 /// Returns as soon as `condition` holds for `model`, re-checking it each time a property it
 /// read changes; throws if that has not happened within `timeout`.
@@ -81,7 +82,8 @@ public struct WaitUntilTimeoutError: Error, CustomStringConvertible {
   /// What was awaited, where, and the model as last seen.
   public var description: String {
     let site = location.map { "waitUntil at \($0): " } ?? ""
-    return "\(site)The condition did not hold within \(timeout). Last observed:\n\(lastObserved)"
+    let bound = FailureBoundScale.describe(timeout)
+    return "\(site)The condition did not hold within \(bound). Last observed:\n\(lastObserved)"
   }
 }
 

@@ -1,5 +1,6 @@
 import Dispatch
 import TaskProviding
+import TaskScheduling
 
 /// How a bounded wait ended.
 enum WaitOutcome<Value: Sendable>: Sendable {
@@ -201,8 +202,9 @@ final class Deadlines: Sendable {
     for action in due { action() }
   }
 
+  /// Every failure bound of the module is scaled here, once: see ``FailureBoundScale``.
   private static func deadline(after duration: Duration) -> UInt64 {
     let now = DispatchTime.now().uptimeNanoseconds
-    return now + UInt64(duration.dispatchNanoseconds)
+    return now + UInt64(FailureBoundScale.scaled(duration).dispatchNanoseconds)
   }
 }

@@ -86,7 +86,8 @@ package func runSerially<R: Sendable>(
   var jobsRun = 0
   var picker = JobPicker(order)
   if scope.drain(
-    until: .now + timeout, ended: outcome.hasEnded, order: &picker, jobsRun: &jobsRun),
+    until: .now + FailureBoundScale.scaled(timeout), ended: outcome.hasEnded, order: &picker,
+    jobsRun: &jobsRun),
     let result = outcome.result
   {
     return try result.get()

@@ -21,8 +21,9 @@ public struct SerialSchedulerTimeoutError: Error, CustomStringConvertible {
   public var description: String {
     let site = location.map { "withSerialScheduler at \($0): " } ?? ""
     return """
-      \(site)The scheduled body did not end within \(timeout) (\(jobsRun) jobs ran). It may \
-      await something that never comes. Its task was cancelled.
+      \(site)The scheduled body did not end within \(FailureBoundScale.describe(timeout)) \
+      (\(jobsRun) jobs ran). It may await something that never comes. Its task was \
+      cancelled.
       """
   }
 }

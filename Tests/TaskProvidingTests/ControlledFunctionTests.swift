@@ -106,7 +106,8 @@ import Testing
     #expect(
       error.description.hasPrefix(
         "nextCall() at TaskProvidingTests/ControlledFunctionTests.swift:\(line): "
-          + "No lookup arrived within 0.02 seconds (0 received"
+          + "No lookup arrived within \(FailureBoundScale.describe(.milliseconds(20))) "
+          + "(0 received"
       ))
     async let result = function.function(3)
     let call = try await function.nextCall()

@@ -1,0 +1,55 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// The factor by which the toolkit multiplies every failure bound, for a run that is slow as a
+/// whole: a suite under ThreadSanitizer, a loaded build machine.
+///
+/// Set `TASK_PROVIDING_TIMEOUT_SCALE` in the test process's environment to a number of at
+/// least 1, for example `TASK_PROVIDING_TIMEOUT_SCALE=6 swift test --sanitize=thread`. Every
+/// bound of the toolkit then lasts that many times longer: a `ControlledFunction`'s wait for a
+/// call and its answer limit, the test providers' waits for tasks, `value(timeout:)`,
+/// `waitUntil` and the serial scheduler's bound.
+///
+/// Only a failing test ever reaches a bound, so a larger factor slows no passing test: it
+/// delays a failure's report. A message then names both figures ("within 0.5 seconds × 6").
+/// Without the variable, or with a value that is not a number of at least 1, the factor is 1.
+public enum FailureBoundScale {
+  /// The environment variable read for the factor.
+  public static let environmentVariable = "TASK_PROVIDING_TIMEOUT_SCALE"
+
+  /// The factor this process runs with, read once from ``environmentVariable``.
+  public static let factor: Double = factor(
+    from: getenv(environmentVariable).map { String(cString: $0) })
+
+  /// The factor a value of ``environmentVariable`` gives: at least 1, at most 1,000.
+  public static func factor(from value: String?) -> Double {
+    guard let value, let factor = Double(value), factor.isFinite, factor >= 1
+    else { return 1 }
+    return min(factor, 1_000)
+  }
+
+  /// `bound` multiplied by ``factor``.
+  public static func scaled(_ bound: Duration) -> Duration {
+    scaled(bound, by: factor)
+  }
+
+  /// `bound` as a message gives it: `0.5 seconds`, or `0.5 seconds × 6` when scaled.
+  public static func describe(_ bound: Duration) -> String {
+    guard factor != 1 else { return "\(bound)" }
+    let shown = factor == factor.rounded() ? "\(Int(factor))" : "\(factor)"
+    return "\(bound) × \(shown)"
+  }
+
+  /// `bound` multiplied by `factor`, a year at most before multiplying.
+  package static func scaled(_ bound: Duration, by factor: Double) -> Duration {
+    guard factor != 1, bound > .zero else { return bound }
+    // Past a year a bound never ends anyway; capping first keeps the product in range.
+    let year = Duration.seconds(366 * 24 * 3600)
+    return min(bound, year) * factor
+  }
+}
