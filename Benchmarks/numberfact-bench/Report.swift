@@ -306,10 +306,11 @@ struct Report: Sendable {
       "Back to back, each `f` comes about 0.3 ms after the frame of the fact before it, "
         + "while that fact's write to the store (the fact and the session, one transaction) may "
         + "still run on one of the two cores, at nice 19, so that it yields the core to the "
-        + "key. At a person's pace the write has ended, but "
-        + "each press then wakes threads that had gone idle, with or without the store: the "
-        + "same drives with \(Summary.format(StoreFigures.pause.seconds * 1000, 0)) ms before "
-        + "each `f`, \(pacedPresses) presses each:", "",
+        + "key. The stored fact is read and drawn on the main actor, with no other thread to "
+        + "wake. At a person's pace the write has ended, but each press wakes the main thread "
+        + "from idle, and the store's read after a write starts from an empty page cache: "
+        + "the same drives with \(Summary.format(StoreFigures.pause.seconds * 1000, 0)) ms "
+        + "before each `f`, \(pacedPresses) presses each:", "",
       "| Figure, paced | with the store | `--no-store` |", "|---|---:|---:|",
       "| `f` to the fact on screen, p50, ms | \(press(store.withStorePaced, 0.5).formatted(2)) | "
         + "\(press(store.withoutStorePaced, 0.5).formatted(2)) |",

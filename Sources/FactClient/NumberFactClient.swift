@@ -12,20 +12,28 @@ import TaskProviding
 ///   numbersapi.com over HTTP.
 ///
 /// Use it through `@Dependency(\.numberFact)`; tests replace it with a controlled client.
+///
+/// The operations run on the caller's actor (`nonisolated(nonsending)`) until they suspend,
+/// so a fact at hand, stored or computed, reaches a main-actor caller with no thread switch;
+/// a network request still does its I/O elsewhere.
 public struct NumberFactClient: Sendable {
   /// Returns a fact of the given kind about `number`.
   ///
   /// Throws ``NumberFactError`` for failures a person should read, and `CancellationError`
   /// when the calling task is cancelled.
-  public var fact: @Sendable (_ number: Int, _ kind: FactKind) async throws -> NumberFact
+  public var fact:
+    nonisolated(nonsending) @Sendable (_ number: Int, _ kind: FactKind) async throws -> NumberFact
 
   /// Returns a fact of the given kind about a number the client picks, within `range` when
   /// one is given; the fact's `number` says which.
   public var random:
-    @Sendable (_ kind: FactKind, _ range: ClosedRange<Int>?) async throws -> NumberFact
+    nonisolated(nonsending) @Sendable (_ kind: FactKind, _ range: ClosedRange<Int>?) async throws
+      -> NumberFact
 
   /// Returns a fact of the given kind about each of `numbers`, in the same order.
-  public var facts: @Sendable (_ numbers: [Int], _ kind: FactKind) async throws -> [NumberFact]
+  public var facts:
+    nonisolated(nonsending) @Sendable (_ numbers: [Int], _ kind: FactKind) async throws
+      -> [NumberFact]
 
   /// Ends a fallback's back-off, so the next request asks the server; for the other clients,
   /// nothing.
@@ -45,10 +53,17 @@ public struct NumberFactClient: Sendable {
   ///   - askNetworkNow: Ends a back-off; by default nothing.
   ///   - backOffRemaining: What is left of a back-off; by default always `nil`.
   public init(
-    fact: @escaping @Sendable (_ number: Int, _ kind: FactKind) async throws -> NumberFact,
-    random: (@Sendable (_ kind: FactKind, _ range: ClosedRange<Int>?) async throws -> NumberFact)? =
-      nil,
-    facts: (@Sendable (_ numbers: [Int], _ kind: FactKind) async throws -> [NumberFact])? = nil,
+    fact:
+      nonisolated(nonsending) @escaping @Sendable (_ number: Int, _ kind: FactKind) async throws
+      -> NumberFact,
+    random: (
+      nonisolated(nonsending) @Sendable (_ kind: FactKind, _ range: ClosedRange<Int>?) async throws
+        -> NumberFact
+    )? = nil,
+    facts: (
+      nonisolated(nonsending) @Sendable (_ numbers: [Int], _ kind: FactKind) async throws
+        -> [NumberFact]
+    )? = nil,
     askNetworkNow: @escaping @Sendable () -> Void = {},
     backOffRemaining: @escaping @Sendable () -> Duration? = { nil }
   ) {

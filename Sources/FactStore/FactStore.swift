@@ -42,9 +42,11 @@ public struct FactStore: Sendable {
 
   /// For each of `numbers` seen from the fact server as a fact of `kind`, the newest such
   /// fact; its source is ``FactSource/stored`` and its `seen` says when. Numbers never seen
-  /// are absent.
+  /// are absent. Runs on the caller's actor, so a read that needs no wait (the SQLite store's,
+  /// once open) needs no thread switch either.
   public var seenFacts:
-    @Sendable (_ numbers: [Int], _ kind: FactKind) async throws -> [Int: NumberFact]
+    nonisolated(nonsending) @Sendable (_ numbers: [Int], _ kind: FactKind) async throws
+      -> [Int: NumberFact]
 
   /// Forgets every stored fact; returns how many there were.
   public var clearHistory: @Sendable () async throws -> Int
@@ -63,7 +65,8 @@ public struct FactStore: Sendable {
     record: @escaping @Sendable (_ facts: [NumberFact], _ seen: Date) async throws -> Void,
     history: @escaping @Sendable (_ query: HistoryQuery) async throws -> [NumberFact],
     seenFacts:
-      @escaping @Sendable (_ numbers: [Int], _ kind: FactKind) async throws -> [Int: NumberFact],
+      nonisolated(nonsending) @escaping @Sendable (_ numbers: [Int], _ kind: FactKind) async throws
+      -> [Int: NumberFact],
     clearHistory: @escaping @Sendable () async throws -> Int,
     loadSession: @escaping @Sendable () async throws -> Session?,
     saveSession: @escaping @Sendable (_ session: Session) async throws -> Void,
@@ -109,7 +112,9 @@ public struct FactStore: Sendable {
   public static let historyLimit = 100_000
 
   /// The newest fact about `number` of `kind` seen from the fact server, if any.
-  public func seenFact(_ number: Int, _ kind: FactKind) async throws -> NumberFact? {
+  nonisolated(nonsending) public func seenFact(_ number: Int, _ kind: FactKind) async throws
+    -> NumberFact?
+  {
     try await seenFacts([number], kind)[number]
   }
 }

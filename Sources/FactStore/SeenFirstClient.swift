@@ -15,7 +15,9 @@ extension NumberFactClient {
     store: FactStore, else computed: Self = .offline,
     storeFailed: @escaping @Sendable (FactStoreError) -> Void = { _ in }
   ) -> Self {
-    @Sendable func seen(_ numbers: [Int], _ kind: FactKind) async throws -> [Int: NumberFact] {
+    @Sendable nonisolated(nonsending) func seen(
+      _ numbers: [Int], _ kind: FactKind
+    ) async throws -> [Int: NumberFact] {
       do {
         return try await store.seenFacts(numbers, kind)
       } catch let error as FactStoreError {

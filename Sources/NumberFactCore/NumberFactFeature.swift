@@ -67,6 +67,9 @@ public final class NumberFactFeature {
   /// still the latest: handles cannot be compared from inside the task they belong to.
   @ObservationIgnored private var request: (id: UInt64, task: Task<Void, Never>)?
   @ObservationIgnored private var lastRequestID: UInt64 = 0
+  /// The latest request's id while it may still write: set before its task starts, since an
+  /// immediate task can end before its handle is returned.
+  @ObservationIgnored private var activeRequestID: UInt64?
 
   /// Creates the feature; its fact client and task provider come from the dependencies
   /// current at this call.
@@ -263,19 +266,23 @@ public final class NumberFactFeature {
   /// Cancels the request in flight, clears the fact and the error, sets ``isLoading`` and
   /// spawns `operation` as the latest request.
   private func startRequest(
-    name: String, _ operation: @escaping @Sendable () async throws -> NumberFact
+    name: String,
+    _ operation: nonisolated(nonsending) @escaping @Sendable () async throws -> NumberFact
   ) -> Task<Void, Never> {
     hasMoved = true
     cancelRequest()
     lastRequestID += 1
     let id = lastRequestID
+    activeRequestID = id
     isLoading = true
     fact = nil
     errorMessage = nil
     historyIndex = nil
     // The spawned task does the writes, so once a task provider says the task has finished,
-    // its effect on the state is complete: tests can wait on the provider alone.
-    let task = taskProvider.task(name: name) {
+    // its effect on the state is complete: tests can wait on the provider alone. It starts
+    // at once, on the main actor: a fact at hand (stored, or computed offline) is in the
+    // state before this returns, so no loading frame is drawn for it and no spinner starts.
+    let run: @MainActor () async -> Void = {
       let outcome: Result<NumberFact, any Error>
       do {
         outcome = .success(try await operation())
@@ -284,7 +291,14 @@ public final class NumberFactFeature {
       }
       self.finishRequest(id, outcome)
     }
-    request = (id, task)
+    let task: Task<Void, Never>
+    if #available(macOS 26.0, iOS 26.0, watchOS 26.0, tvOS 26.0, visionOS 26.0, *) {
+      task = taskProvider.immediateTask(name: name) { await run() }
+    } else {
+      task = taskProvider.task(name: name) { await run() }
+    }
+    // An immediate task that has already ended is in flight no longer.
+    if activeRequestID == id { request = (id, task) }
     return task
   }
 
@@ -331,6 +345,7 @@ public final class NumberFactFeature {
   /// Ends the latest request from the model's side: its task is cancelled and, because it is
   /// no longer the latest, will write nothing when it ends.
   private func cancelRequest() {
+    activeRequestID = nil
     guard let request else { return }
     self.request = nil
     request.task.cancel()
@@ -339,7 +354,8 @@ public final class NumberFactFeature {
 
   private func finishRequest(_ id: UInt64, _ outcome: Result<NumberFact, any Error>) {
     backOffMayHaveEnded()
-    guard request?.id == id else { return }
+    guard activeRequestID == id else { return }
+    activeRequestID = nil
     request = nil
     isLoading = false
     switch outcome {

@@ -73,7 +73,7 @@ import Testing
     }
     #expect(report.failure == nil)
     #expect(report.isComplete)
-    #expect(report.schedules == 156, "\(report)")
+    #expect(report.schedules == 152, "\(report)")
   }
 
   /// Random and PCT schedules on our model too, as many as the environment asks for:

@@ -1,3 +1,4 @@
+import FactStore
 import Foundation
 import NumberFactCore
 import NumberFactTesting
@@ -90,6 +91,38 @@ import Testing
         model.storeMessage
           == "The disk holding /full/store.sqlite is full; facts are not remembered until there is room."
       )
+    }
+  }
+
+  /// A fact the store has is in the state before the key's handler returns: the request
+  /// starts at once on the main actor and never suspends, so the loop lays out one frame,
+  /// the fact's, with no loading frame before it and no spinner.
+  @Test func aStoredFactIsShownBeforeTheRequestReturns() async throws {
+    let store = FactStore.inMemory()
+    try await store.record([liveFact(2, "two")], Self.now)
+    try await withRecordingTaskProvider { provider in
+      let model = makeFeature(
+        count: 2, client: .seenFirst(store: store), store: .disabled, provider: provider)
+      model.requestFact()
+      #expect(model.fact?.text == "two")
+      #expect(model.fact?.source == .stored)
+      #expect(!model.isLoading)
+      try await provider.waitForAll()
+    }
+  }
+
+  /// A request that must wait (here for a controlled answer) shows that it is loading.
+  @Test func aRequestThatWaitsIsLoadingWhenTheRequestReturns() async throws {
+    let facts = ControlledNumberFactClient()
+    try await withRecordingTaskProvider { provider in
+      let model = makeFeature(client: facts.client, store: .disabled, provider: provider)
+      model.requestFact()
+      #expect(model.isLoading)
+      #expect(model.fact == nil)
+      try await facts.nextRequest().answer("0 is nothing.")
+      try await provider.waitForAll()
+      #expect(model.fact?.text == "0 is nothing.")
+      #expect(!model.isLoading)
     }
   }
 
