@@ -478,18 +478,11 @@ struct EndToEndTests {
 
   /// The first line written to the FIFO behind `reader`, or `nil` after `timeout`.
   static func readLine(from reader: Int32, timeout: Duration) async -> String? {
-    let milliseconds = Int32(clamping: Int64((timeout / .milliseconds(1)).rounded(.up)))
-    return await withCheckedContinuation { (continuation: CheckedContinuation<String?, Never>) in
-      Thread.detachNewThread {
-        var descriptor = pollfd(fd: reader, events: Int16(POLLIN), revents: 0)
-        guard poll(&descriptor, 1, milliseconds) > 0 else {
-          return continuation.resume(returning: nil)
-        }
-        var buffer = [UInt8](repeating: 0, count: 256)
-        let count = read(reader, &buffer, buffer.count)
-        continuation.resume(
-          returning: count > 0 ? String(decoding: buffer.prefix(count), as: UTF8.self) : nil)
-      }
+    await onOwnThread {
+      guard waitForDescriptor(reader, events: Int16(POLLIN), upTo: timeout) else { return nil }
+      var buffer = [UInt8](repeating: 0, count: 256)
+      let count = read(reader, &buffer, buffer.count)
+      return count > 0 ? String(decoding: buffer.prefix(count), as: UTF8.self) : nil
     }
   }
 

@@ -59,23 +59,17 @@ func runProcess(
   let spawned = posix_spawn(&pid, executable.path, &actions, nil, argv, envp)
   guard spawned == 0 else { throw POSIXError(POSIXErrorCode(rawValue: spawned) ?? .EINVAL) }
   let child = pid
-  let (status, cpu) = await withCheckedContinuation {
-    (continuation: CheckedContinuation<(Int32, Double), Never>) in
-    // A thread of its own: blocking one of the few threads tasks run on would stall
-    // every other test in the process.
-    Thread.detachNewThread {
-      var status: Int32 = 0
-      var usage = rusage()
-      while wait4(child, &status, 0, &usage) == -1, errno == EINTR {}
-      let seconds = { (time: timeval) in Double(time.tv_sec) + Double(time.tv_usec) / 1e6 }
-      // The exit code, or 128 + the signal, as a shell reports it.
-      let signal = status & 0x7F
-      continuation.resume(
-        returning: (
-          signal == 0 ? (status >> 8) & 0xFF : 128 + signal,
-          seconds(usage.ru_utime) + seconds(usage.ru_stime)
-        ))
-    }
+  let (status, cpu) = await onOwnThread { () -> (Int32, Double) in
+    var status: Int32 = 0
+    var usage = rusage()
+    while wait4(child, &status, 0, &usage) == -1, errno == EINTR {}
+    let seconds = { (time: timeval) in Double(time.tv_sec) + Double(time.tv_usec) / 1e6 }
+    // The exit code, or 128 + the signal, as a shell reports it.
+    let signal = status & 0x7F
+    return (
+      signal == 0 ? (status >> 8) & 0xFF : 128 + signal,
+      seconds(usage.ru_utime) + seconds(usage.ru_stime)
+    )
   }
   return ProcessResult(
     status: status,
@@ -211,16 +205,10 @@ final class TmuxSession: Sendable {
   /// Suspends until the pane writes something or `limit` passes (a failure bound).
   private func waitForOutput(upTo limit: Duration) async {
     let reader = reader
-    let milliseconds = Int32(clamping: Int64((limit / .milliseconds(1)).rounded(.up)))
-    await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-      Thread.detachNewThread {
-        var descriptor = pollfd(fd: reader, events: Int16(POLLIN), revents: 0)
-        if poll(&descriptor, 1, milliseconds) > 0 {
-          var buffer = [UInt8](repeating: 0, count: 65_536)
-          _ = read(reader, &buffer, buffer.count)
-        }
-        continuation.resume()
-      }
+    await onOwnThread {
+      guard waitForDescriptor(reader, events: Int16(POLLIN), upTo: limit) else { return }
+      var buffer = [UInt8](repeating: 0, count: 65_536)
+      _ = read(reader, &buffer, buffer.count)
     }
   }
 

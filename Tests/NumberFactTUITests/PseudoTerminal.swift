@@ -35,14 +35,8 @@ struct PseudoTerminal {
   func hangUp() async {
     Glibc.close(master)
     let slave = slave
-    await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-      Thread.detachNewThread {
-        // No events asked for: poll returns only on a hang-up or an error.
-        var poller = pollfd(fd: slave, events: 0, revents: 0)
-        while poll(&poller, 1, 10_000) < 0, errno == EINTR {}  // failure bound
-        continuation.resume()
-      }
-    }
+    // No events asked for: the wait ends only on a hang-up or an error.
+    _ = await onOwnThread { waitForDescriptor(slave, events: 0, upTo: .seconds(10)) }
   }
 }
 

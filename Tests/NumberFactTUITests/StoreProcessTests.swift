@@ -138,8 +138,12 @@ struct StoreFaultProcessTests {
   /// (it prints its facts, then writes them to the store), kills it with SIGKILL and reaps
   /// it.
   static func kill(_ arguments: [String], home: String, afterLines lines: Int) async throws {
+    // Made close-on-exec at once (a socket pair, as Glibc's module offers no `pipe2`), so
+    // that no process another test spawns meanwhile keeps the write end open and the drain
+    // below waits for it; the child's own copy is the dup2 on its stdout.
     var pipeEnds: [Int32] = [0, 0]
-    guard pipe(&pipeEnds) == 0 else { throw POSIXError(.EMFILE) }
+    let type = Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue)
+    guard socketpair(AF_UNIX, type, 0, &pipeEnds) == 0 else { throw POSIXError(.EMFILE) }
     var actions = posix_spawn_file_actions_t()
     posix_spawn_file_actions_init(&actions)
     defer { posix_spawn_file_actions_destroy(&actions) }
@@ -155,23 +159,19 @@ struct StoreFaultProcessTests {
     close(pipeEnds[1])
     guard spawned == 0 else { throw POSIXError(POSIXErrorCode(rawValue: spawned) ?? .EINVAL) }
     let (reader, child) = (pipeEnds[0], pid)
-    await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-      // Blocking reads, on a thread of their own.
-      Thread.detachNewThread {
-        var buffer = [UInt8](repeating: 0, count: 65_536)
-        var seen = 0
-        while seen < lines {
-          let count = read(reader, &buffer, buffer.count)
-          guard count > 0 else { break }
-          seen += buffer[0..<count].lazy.filter { $0 == UInt8(ascii: "\n") }.count
-        }
-        Glibc.kill(child, SIGKILL)
-        while read(reader, &buffer, buffer.count) > 0 {}
-        close(reader)
-        var status: Int32 = 0
-        while waitpid(child, &status, 0) == -1, errno == EINTR {}
-        continuation.resume()
+    await onOwnThread {
+      var buffer = [UInt8](repeating: 0, count: 65_536)
+      var seen = 0
+      while seen < lines {
+        let count = read(reader, &buffer, buffer.count)
+        guard count > 0 else { break }
+        seen += buffer[0..<count].lazy.filter { $0 == UInt8(ascii: "\n") }.count
       }
+      Glibc.kill(child, SIGKILL)
+      while read(reader, &buffer, buffer.count) > 0 {}
+      close(reader)
+      var status: Int32 = 0
+      while waitpid(child, &status, 0) == -1, errno == EINTR {}
     }
   }
 
