@@ -63,12 +63,13 @@ public final class NumberFactFeature {
   /// was made: a session read from the store later must not undo that.
   @ObservationIgnored private var hasMoved = false
 
-  /// The in-flight request. Its `id` is how a request knows, when it ends, whether it is
-  /// still the latest: handles cannot be compared from inside the task they belong to.
-  @ObservationIgnored private var request: (id: UInt64, task: Task<Void, Never>)?
+  /// The task of the request in flight, to cancel it.
+  @ObservationIgnored private var requestTask: Task<Void, Never>?
   @ObservationIgnored private var lastRequestID: UInt64 = 0
-  /// The latest request's id while it may still write: set before its task starts, since an
-  /// immediate task can end before its handle is returned.
+  /// The latest request's id while it may still write: how a request knows, when it ends,
+  /// whether it is still the latest (handles cannot be compared from inside the task they
+  /// belong to). Set before its task starts, since an immediate task can end before its
+  /// handle is returned.
   @ObservationIgnored private var activeRequestID: UInt64?
 
   /// Creates the feature; its fact client and task provider come from the dependencies
@@ -298,7 +299,7 @@ public final class NumberFactFeature {
       task = taskProvider.task(name: name) { await run() }
     }
     // An immediate task that has already ended is in flight no longer.
-    if activeRequestID == id { request = (id, task) }
+    if activeRequestID == id { requestTask = task }
     return task
   }
 
@@ -346,9 +347,9 @@ public final class NumberFactFeature {
   /// no longer the latest, will write nothing when it ends.
   private func cancelRequest() {
     activeRequestID = nil
-    guard let request else { return }
-    self.request = nil
-    request.task.cancel()
+    guard let requestTask else { return }
+    self.requestTask = nil
+    requestTask.cancel()
     isLoading = false
   }
 
@@ -356,7 +357,7 @@ public final class NumberFactFeature {
     backOffMayHaveEnded()
     guard activeRequestID == id else { return }
     activeRequestID = nil
-    request = nil
+    requestTask = nil
     isLoading = false
     switch outcome {
     case .success(let value):

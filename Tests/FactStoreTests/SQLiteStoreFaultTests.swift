@@ -74,20 +74,30 @@ import Testing
     #expect(FileManager.default.fileExists(atPath: path))
   }
 
-  /// A fact shown and the session are one write: when the session cannot be saved, the
-  /// fact is not kept either, so a crash between the two cannot leave one without the other.
-  @Test func aFactShownAndTheSessionAreKeptTogetherOrNotAtAll() async throws {
+  /// A store holding ``fact``, whose file `edit` then changes directly, as another program
+  /// could; and the directory to keep until the test ends.
+  static func storeEditedBehindItsBack(
+    _ edit: @escaping @Sendable (Database) throws -> Void
+  ) async throws -> (FactStore, TemporaryDirectory) {
     let directory = TemporaryDirectory()
     let path = directory.path + "/store.sqlite"
     let store = FactStore.sqlite(at: path)
     try await store.record([Self.fact], Date())  // creates and migrates the file
-    try await DatabaseQueue(path: path).write { db in
+    try await DatabaseQueue(path: path).write(edit)
+    return (store, directory)
+  }
+
+  /// A fact shown and the session are one write: when the session cannot be saved, the
+  /// fact is not kept either, so a crash between the two cannot leave one without the other.
+  @Test func aFactShownAndTheSessionAreKeptTogetherOrNotAtAll() async throws {
+    let (store, directory) = try await Self.storeEditedBehindItsBack { db in
       try db.execute(
         sql: """
           CREATE TRIGGER refuse_session BEFORE INSERT ON session
           BEGIN SELECT RAISE(ABORT, 'the session is refused'); END
           """)
     }
+    defer { _ = directory }
     let two = NumberFact(number: 2, kind: .trivia, text: "two", host: "numbersapi.com")
     await #expect(throws: FactStoreError.self) {
       try await store.recordShown([two], Date(), .init(count: 2, kind: .trivia))
@@ -99,11 +109,7 @@ import Testing
   /// Text put in the file by anything but the app, escapes and all, is sanitized as it is
   /// read, by every read: nothing read from the file reaches a terminal raw.
   @Test func textEditedIntoTheFileIsSanitizedWhenRead() async throws {
-    let directory = TemporaryDirectory()
-    let path = directory.path + "/store.sqlite"
-    let store = FactStore.sqlite(at: path)
-    try await store.record([Self.fact], Date())  // creates and migrates the file
-    try await DatabaseQueue(path: path).write { db in
+    let (store, directory) = try await Self.storeEditedBehindItsBack { db in
       try db.execute(
         sql: """
           INSERT INTO fact (number, kind, text, found, source, host, seen)
@@ -111,6 +117,7 @@ import Testing
           """,
         arguments: ["seven\u{1B}]52;c;aGk=\u{07}  is\n\u{1B}[2Jlucky"])
     }
+    defer { _ = directory }
     let texts = Locked<[String]>([])
     try await store.eachTextInHistory(.init()) { text in texts.withLock { $0.append(text) } }
     #expect(texts.withLock { $0 } == ["seven is lucky", "one"])

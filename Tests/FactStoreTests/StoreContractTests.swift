@@ -74,24 +74,26 @@ import Testing
     let (store, directory) = kind.make()
     defer { _ = directory }
     try await store.record((1...10).map { Self.live($0, "fact \($0)") }, Self.day)
-    let seen = Locked(0)
-    await #expect(throws: Enough.self) {
-      try await store.eachInHistory(.init()) { _ in
+    /// A body that throws on its `n`th element.
+    func throwing<Element>(on n: Int, counting seen: Locked<Int>)
+      -> @Sendable (Element) throws
+      -> Void
+    {
+      { _ in
         try seen.withLock {
           $0 += 1
-          if $0 == 2 { throw Enough() }
+          if $0 == n { throw Enough() }
         }
       }
+    }
+    let seen = Locked(0)
+    await #expect(throws: Enough.self) {
+      try await store.eachInHistory(.init(), throwing(on: 2, counting: seen))
     }
     #expect(seen.withLock { $0 } == 2)
     let seenTexts = Locked(0)
     await #expect(throws: Enough.self) {
-      try await store.eachTextInHistory(.init()) { _ in
-        try seenTexts.withLock {
-          $0 += 1
-          if $0 == 3 { throw Enough() }
-        }
-      }
+      try await store.eachTextInHistory(.init(), throwing(on: 3, counting: seenTexts))
     }
     #expect(seenTexts.withLock { $0 } == 3)
   }
