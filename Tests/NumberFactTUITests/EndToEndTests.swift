@@ -11,20 +11,37 @@ import Testing
 struct EndToEndTests {
   /// A shell script that records the terminal settings, runs the app, then prints its
   /// exit status and records the settings again. Returns the command that runs it and the
-  /// two settings files.
+  /// two settings files, which `expectSameSettings` removes.
   static func script(_ arguments: String, environment: String = "") throws
     -> (command: String, before: String, after: String)
   {
+    let base = try writeScript(arguments, environment: environment, recordingSettings: true)
+    return ("bash --norc --noprofile '\(base).sh'", base + ".before", base + ".after")
+  }
+
+  /// The command that runs the app and then prints its exit status, leaving no file behind.
+  static func command(_ arguments: String, environment: String = "") throws -> String {
+    let base = try writeScript(arguments, environment: environment, recordingSettings: false)
+    return "bash --norc --noprofile '\(base).sh'"
+  }
+
+  /// Writes the script; it deletes itself as it starts (bash keeps reading the open file), so
+  /// a session killed halfway leaves nothing in the temporary directory.
+  private static func writeScript(
+    _ arguments: String, environment: String, recordingSettings: Bool
+  ) throws -> String {
     let base = NSTemporaryDirectory() + "numberfact-e2e-\(UUID().uuidString.prefix(8))"
+    let record = { (suffix: String) in recordingSettings ? "stty -a > '\(base).\(suffix)'" : "" }
     let script = """
-      stty -a > '\(base).before'
+      rm -f -- "$0"
+      \(record("before"))
       \(environment) '\(numberfactBinary.path)' \(arguments)
       status=$?
-      stty -a > '\(base).after'
+      \(record("after"))
       echo "EXIT=$status"
       """
     try script.write(toFile: base + ".sh", atomically: true, encoding: .utf8)
-    return ("bash --norc --noprofile '\(base).sh'", base + ".before", base + ".after")
+    return base
   }
 
   /// Runs `body` with the app's session, then stops the tmux server, whatever happened.
@@ -57,6 +74,10 @@ struct EndToEndTests {
   }
 
   static func expectSameSettings(_ before: String, _ after: String) throws {
+    defer {
+      unlink(before)
+      unlink(after)
+    }
     // The window size is not a setting the app restores: a test may have resized it.
     func settings(_ path: String) throws -> String {
       try String(contentsOfFile: path, encoding: .utf8)
@@ -66,9 +87,6 @@ struct EndToEndTests {
     let second = try settings(after)
     #expect(!first.isEmpty)
     #expect(first == second, "stty -a differs after the app exited")
-    unlink(before)
-    unlink(after)
-    unlink(String(before.dropLast(".before".count)) + ".sh")
   }
 
   @Test func offlineSessionFromStartToQuit() async throws {
@@ -92,7 +110,7 @@ struct EndToEndTests {
   /// Text another program writes to the terminal stays until Ctrl-L, which clears the screen
   /// and draws the app again.
   @Test func controlLClearsWhatAnotherProgramWrote() async throws {
-    let (command, _, _) = try Self.script("--source offline --count 41")
+    let command = try Self.command("--source offline --count 41")
     try await Self.withSession(command) { app in
       try await app.waitForScreen(containing: "Count  41")
       let tty = try await app.run("display-message", "-p", "-t", "app", "#{pane_tty}").stdout
@@ -117,7 +135,7 @@ struct EndToEndTests {
   /// `y` reaches tmux's clipboard through OSC 52, and `--print` leaves the last fact shown
   /// on the main screen after quitting, though `+` had cleared it.
   @Test func yCopiesThroughTheTerminalAndPrintLeavesTheLastFact() async throws {
-    let (command, _, _) = try Self.script("--source offline --count 42 --print")
+    let command = try Self.command("--source offline --count 42 --print")
     try await Self.withSession(command) { app in
       try await app.run("set-option", "-g", "set-clipboard", "on")
       try await app.waitForScreen(containing: "Count  42")
@@ -382,7 +400,7 @@ struct EndToEndTests {
         statusCode: .ok, body: Data(factJSON(text: "7 is live again.", number: "7").utf8))
     }
     defer { Task { await server.stop() } }
-    let (command, _, _) = try Self.script("--base-url \(server.baseURL.absoluteString) --count 7")
+    let command = try Self.command("--base-url \(server.baseURL.absoluteString) --count 7")
     try await Self.withSession(command) { app in
       try await app.waitForScreen(containing: "Count  7")
       try await app.send("f")
@@ -411,7 +429,7 @@ struct EndToEndTests {
       HTTPResponse(statusCode: .ok, body: Data(factJSON(text: text, number: "14").utf8))
     }
     defer { Task { await server.stop() } }
-    let (command, _, _) = try Self.script(
+    let command = try Self.command(
       "--base-url \(server.baseURL.absoluteString) --count 14 --no-store")
     try await Self.withSession(command) { app in
       try await app.waitForScreen(containing: "Count  14")
@@ -490,7 +508,7 @@ struct EndToEndTests {
   /// clears its frame, so the prompt starts on a clean screen, not over the key bar.
   @Test(arguments: ["vt100", "linux"])
   func withoutAnAlternateScreenQuittingLeavesAClearScreen(term: String) async throws {
-    let (command, _, _) = try Self.script("--source offline --count 5", environment: "TERM=\(term)")
+    let command = try Self.command("--source offline --count 5", environment: "TERM=\(term)")
     try await Self.withSession(command) { app in
       try await app.waitForScreen(containing: "Count  5")
       try await app.send("q")
