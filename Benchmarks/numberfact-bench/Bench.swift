@@ -212,12 +212,24 @@ struct Measure: AsyncParsableCommand {
   func appRuns(_ plan: Plan) async throws -> (app: [AppRun], baseline: [AppRun]) {
     let binary = try appBinary()
     let baseline = try await cursesBaseline()
+    let home = NSTemporaryDirectory() + "numberfact-bench-app-\(getpid())"
+    defer {
+      try? FileManager.default.removeItem(atPath: home)
+      if let baseline {
+        let directory = (baseline as NSString).deletingLastPathComponent
+        try? FileManager.default.removeItem(atPath: directory)
+      }
+    }
+    // Opening a store runs code that making one does not, so every timed run opens one.
+    _ = try await onOwnThread {
+      try driveApp(binary: binary, home: home, presses: 1, idle: .zero)
+    }
     var runs: [AppRun] = []
     var baselineRuns: [AppRun] = []
     for run in 1...plan.runs {
       // Each run drives the C baseline right after the app, so both meet the same machine.
       let result = try await onOwnThread {
-        try driveApp(binary: binary, presses: plan.presses, idle: plan.idle)
+        try driveApp(binary: binary, home: home, presses: plan.presses, idle: plan.idle)
       }
       runs.append(result)
       if let baseline {

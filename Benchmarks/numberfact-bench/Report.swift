@@ -464,6 +464,7 @@ struct Report: Sendable {
     return [
       "", "## 5. The app", "",
       "`numberfact --source offline` on a pseudo-terminal of 80×24 (`TERM=xterm-256color`), "
+        + "opening the store an untimed run made before them, as every day after the first does, "
         + "beside a minimal C program that draws the same first screen with ncurses and counts "
         + "on `+` (Benchmarks/numberfact-bench/Baseline.swift), in the same runs. A press is "
         + "`+`, written after the previous press was drawn; its latency ends when "
