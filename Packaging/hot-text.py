@@ -5,7 +5,7 @@
 
 MAP is lld's -Map of the profiled build; each PROFILE was recorded from that binary with
 `valgrind --tool=callgrind --dump-instr=yes`. Sections are listed in the order the first
-profile ran them, then what each later profile adds. The script names input sections, not
+profile lists them, then what each later profile adds. The script names input sections, not
 symbols: many small functions (value witnesses, object destroyers, thunks) have only a local
 label, which a symbol ordering file cannot name.
 """
