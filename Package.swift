@@ -77,10 +77,13 @@ let package = Package(
     // TaskProvidingTesting, which adds the scenario-facing side (providers, calls, clocks).
     // The loader's list of loaded images (`link.h`), which the explorer names frames from.
     .target(name: "CLinkMap", path: "Modules/CLinkMap"),
+    // Task creation, seen by a scope: the tasks its code creates prefer its executor.
+    .target(name: "CTaskCreation", path: "Modules/CTaskCreation"),
     .target(
       name: "TaskScheduling",
       dependencies: [
         "CLinkMap",
+        "CTaskCreation",
         "TaskProviding",
         .product(name: "IssueReporting", package: "xctest-dynamic-overlay"),
       ]

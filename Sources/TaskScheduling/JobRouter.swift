@@ -70,10 +70,6 @@ final class JobRouter: Sendable {
 
   private let registry = ReadWriteLocked(Registry())
 
-  /// The runtime's kind of job for an actor's turn that lives inside the actor
-  /// (`JobKind::DefaultActorInline`): its address stays the actor's while the actor lives.
-  private static let actorTurnKind: UInt64 = 1
-
   // MARK: Scopes
 
   /// Opens `queue` for a scope driven by the calling thread; the first scope installs the
@@ -96,6 +92,7 @@ final class JobRouter: Sendable {
       RuntimeHooks.global?.pointee = Self.globalHook
       RuntimeHooks.mainExecutor?.pointee = Self.mainHook
     }
+    TaskCreation.scopeOpened()
     return true
   }
 
@@ -129,6 +126,7 @@ final class JobRouter: Sendable {
       return Array(state.jobs[state.head...])
     }
     DriverContext.leave()
+    TaskCreation.scopeClosed()
     if last {
       if let global = RuntimeHooks.global, Self.isOurs(global.pointee) {
         global.pointee = previous.0
@@ -184,7 +182,9 @@ final class JobRouter: Sendable {
     let pointer = UnsafeRawPointer(bitPattern: address)!
     let identity = RuntimeHooks.taskIdentity(pointer)
     let current = RuntimeHooks.currentTask().flatMap(RuntimeHooks.taskIdentity)
-    let isActorTurn = identity == nil && RuntimeHooks.jobKind(pointer) == Self.actorTurnKind
+    // An actor's turn is known by its actor, whose address stays put while its jobs wait.
+    let actor = identity == nil ? RuntimeHooks.actor(ofTurn: pointer) : nil
+    let isActorTurn = actor != nil
     // Who owns it, and whether the registry must learn that this task or actor turn is its.
     let found = registry.read { registry -> (queue: Queue, claim: Bool)? in
       guard !registry.open.isEmpty else { return nil }
@@ -197,20 +197,20 @@ final class JobRouter: Sendable {
       {
         owner = known.queue
       }
-      if owner == nil, isActorTurn, current == nil {
-        owner = registry.actorTurnOwners[address]
+      if owner == nil, let actor, current == nil {
+        owner = registry.actorTurnOwners[actor]
       }
       guard let owner, registry.open.contains(ObjectIdentifier(owner)) else { return nil }
-      let known =
-        isActorTurn ? registry.actorTurnOwners[address] === owner : identity == nil
+      let known = actor.map { registry.actorTurnOwners[$0] === owner } ?? (identity == nil)
       return (owner, !known)
     }
     guard let (queue, claim) = found else { return .foreign }
-    if claim { self.claim(address, identity: identity, isActorTurn: isActorTurn, for: queue) }
+    if claim { self.claim(address, identity: identity, actor: actor, for: queue) }
     let queued = queue.state.withLock {
       state -> (entry: ReadyJob, wake: Bool, tracer: (@Sendable (JobEvent) -> Void)?)? in
       guard !state.isClosed else { return nil }
-      let entry = ReadyJob(sequence: state.nextSequence, lane: lane, task: identity, job: job)
+      let entry = ReadyJob(
+        sequence: state.nextSequence, lane: lane, task: identity, actor: actor, job: job)
       state.nextSequence += 1
       state.jobs.append(entry)
       defer { state.isSleeping = false }
@@ -229,7 +229,7 @@ final class JobRouter: Sendable {
 
   /// Records that the task or actor turn at `address` is `queue`'s from now on.
   private func claim(
-    _ address: UInt, identity: TaskIdentity?, isActorTurn: Bool, for queue: Queue
+    _ address: UInt, identity: TaskIdentity?, actor: UInt?, for queue: Queue
   ) {
     let id = ObjectIdentifier(queue)
     registry.write { registry in
@@ -238,9 +238,9 @@ final class JobRouter: Sendable {
         registry.taskOwners[address] = (identity.id, queue)
         registry.claims[id]?.tasks.append(address)
       }
-      if isActorTurn, registry.actorTurnOwners[address] !== queue {
-        registry.actorTurnOwners[address] = queue
-        registry.claims[id]?.actorTurns.append(address)
+      if let actor, registry.actorTurnOwners[actor] !== queue {
+        registry.actorTurnOwners[actor] = queue
+        registry.claims[id]?.actorTurns.append(actor)
       }
     }
   }
@@ -298,17 +298,36 @@ final class JobRouter: Sendable {
     let context = DriverContext.current
     context?.running.append((queue, taken.lane))
     defer { context?.running.removeLast() }
+    Self.run(taken)
+    return true
+  }
+
+  /// Runs a job under the executors the runtime would give it, with one difference: the job
+  /// runs on a task executor, never as plain pool work, so the runtime cannot switch executors
+  /// inside it. Every hop that changes executor then ends the job (the rules are in
+  /// docs/suspension-points.md):
+  /// - a task that prefers the scope's executor (every task the scope's code creates, where
+  ///   task creation can be watched) runs on it, on the main actor too: a hop that stays on
+  ///   the same executor compares equal and runs on inline, as the runtime runs it;
+  /// - a task with no preference runs on the global pool's task executor, which the runtime
+  ///   takes for "no preference", so a hop from the pool to the pool stays inline too; a hop
+  ///   onto an actor is enqueued;
+  /// - an actor's turn runs on the scope's executor; the runtime's drain of the actor sets
+  ///   each task's own preference as it runs it.
+  private static func run(_ taken: ReadyJob) {
+    let prefersScope = taken.task != nil && RuntimeHooks.hasTaskExecutorPreference(taken.job)
     switch taken.lane {
+    case .mainActor where prefersScope:
+      taken.job.runSynchronously(
+        isolatedTo: ScopeMainExecutor.shared.asUnownedSerialExecutor(),
+        taskExecutor: ScopePoolExecutor.shared.asUnownedTaskExecutor())
     case .mainActor:
       taken.job.runSynchronously(on: ScopeMainExecutor.shared.asUnownedSerialExecutor())
+    case .pool where taken.task != nil && !prefersScope:
+      taken.job.runSynchronously(on: ScopePoolExecutor.globalPool)
     case .pool:
-      // On a task executor rather than the generic one: the runtime then lets no task switch
-      // executors inside the job, so every hop (onto an actor, off the main actor, back to
-      // the pool) ends the job and becomes a job of its own, a place where another of the
-      // scope's jobs may run first, as another thread of the pool could run it.
       taken.job.runSynchronously(on: ScopePoolExecutor.shared.asUnownedTaskExecutor())
     }
-    return true
   }
 
   /// Marks `queue` asleep if no job waits, for `sleep` to wait on; returns whether it did.
@@ -334,6 +353,22 @@ final class JobRouter: Sendable {
     return woken
   }
 
+  /// Whether the calling thread works for an open scope right now: it runs one of a scope's
+  /// jobs or starts a scope's work, or it runs a task a scope owns. A task created here is
+  /// the scope's.
+  func ownsCurrentContext() -> Bool {
+    if DriverContext.current?.owner != nil { return true }
+    guard let current = RuntimeHooks.currentTask().flatMap(RuntimeHooks.taskIdentity) else {
+      return false
+    }
+    return registry.read { registry in
+      guard let known = registry.taskOwners[current.address], known.id == current.id else {
+        return false
+      }
+      return registry.open.contains(ObjectIdentifier(known.queue))
+    }
+  }
+
   /// Whether main-actor code may run on the calling thread right now: it drives a scope and
   /// is not inside one of its pool jobs.
   func isMainActorThread() -> Bool {
@@ -349,6 +384,8 @@ struct ReadyJob: Sendable {
   let lane: JobLane
   /// The task it resumes, or `nil` for another kind of job (an actor's turn).
   let task: TaskIdentity?
+  /// For an actor's turn, the actor's address.
+  let actor: UInt?
   let job: UnownedJob
 }
 

@@ -82,10 +82,32 @@ enum RuntimeHooks {
     (getJobFlags?(job) ?? 0) & 0xFF
   }
 
+  /// The actor whose turn a job is, by its address; `nil` for any other job. The runtime
+  /// makes a turn either inside the actor (`JobKind::DefaultActorInline`, 192), whose address
+  /// then stands for the actor, or as a job of its own that points at the actor right after
+  /// the job header (`JobKind::DefaultActorSeparate`, 193; `swift/ABI/Task.h`).
+  static func actor(ofTurn job: UnsafeRawPointer) -> UInt? {
+    switch jobKind(job) {
+    case 192: return UInt(bitPattern: job)
+    case 193 where MemoryLayout<UInt>.size == 8:
+      let actor = job.load(fromByteOffset: 64, as: UInt.self)
+      return actor == 0 ? nil : actor
+    default: return nil
+    }
+  }
+
   /// Whether a task job is an `async let` child, which lives in its parent's memory and is
   /// not reference-counted on its own (`Task_IsAsyncLetTask` among the job's flags).
   static func isAsyncLetTask(_ job: UnsafeRawPointer) -> Bool {
     ((getJobFlags?(job) ?? 0) >> 28) & 1 == 1
+  }
+
+  /// Whether a task job's task was created with a task executor preference
+  /// (`Task_HasInitialTaskExecutorPreference` among the job's flags).
+  @inline(__always)
+  static func hasTaskExecutorPreference(_ job: UnownedJob) -> Bool {
+    let pointer = unsafeBitCast(job, to: UnsafeRawPointer.self)
+    return ((getJobFlags?(pointer) ?? 0) >> 29) & 1 == 1
   }
 
   /// The name the task running on this thread was given (`Task(name:)`), if any.

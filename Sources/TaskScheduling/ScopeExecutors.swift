@@ -26,11 +26,25 @@ final class ScopeMainExecutor: SerialExecutor {
   }
 }
 
-/// What a scope's pool jobs run on: a task executor, so the runtime lets no task switch
-/// executors inside a job (see ``JobRouter/run(_:of:)``). No task prefers it, so the runtime
-/// should never enqueue on it; if it does, the job is routed like any other pool job.
+/// The task executor a scope's tasks prefer, and what its pool jobs run on.
+///
+/// Every task the scope's code creates prefers it (``TaskCreation``), so the runtime never
+/// switches such a task from one executor to another inside a job: each hop onto an actor, off
+/// an actor, onto or off the main actor is enqueued, here or on the actor, and becomes a job
+/// of its own, a place where another of the scope's jobs may run first, as another thread of
+/// the pool could run it. Work that stays on one executor stays in one job, as it does under
+/// the runtime. A job enqueued here is routed like any other pool job: the scope's own join
+/// its queue; once the scope has closed, a task that still prefers this executor has its jobs
+/// handed to the global pool.
 final class ScopePoolExecutor: TaskExecutor {
   static let shared = ScopePoolExecutor()
+
+  /// The global pool as a task executor: what a task with no preference runs on, since the
+  /// runtime takes it for "no preference" when it compares executors at a hop.
+  static let globalPool = globalConcurrentExecutor.asUnownedTaskExecutor()
+
+  /// This executor as an option record of task creation holds it.
+  static let unowned = unsafeBitCast(shared.asUnownedTaskExecutor(), to: (UInt, UInt).self)
 
   func enqueue(_ job: consuming ExecutorJob) {
     let job = UnownedJob(job)

@@ -129,7 +129,10 @@ final class Symbolicator: Sendable {
           || symbol.imageName.hasPrefix("libdispatch") || symbol.name.hasPrefix("partial apply")
           || symbol.name.hasPrefix("thunk for") || symbol.name.hasPrefix("reabstraction thunk")
           || isSanitizerRuntime(symbol.rawName)
-        let isToolkit = module.map(toolkitModules.contains) ?? false
+        // A runtime entry point defined in the program is the toolkit's stand-in for it
+        // (`swift_task_create`, in CTaskCreation).
+        let isToolkit =
+          module.map(toolkitModules.contains) ?? symbol.rawName.hasPrefix("swift_task_")
         return Name(function: readable(symbol.name), isProgramCode: !isLibrary && !isToolkit)
       }
     #else
