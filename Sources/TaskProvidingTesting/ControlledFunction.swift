@@ -310,7 +310,7 @@ extension ControlledFunction {
         TestScope.OpenCall(
           describe: { [weak self] in self?.description ?? "a call" },
           end: { [weak self] in self?.resume(with: .failure(CancellationError())) },
-          completions: completions))
+          completions: completions, caller: RunningTask.address))
       let cancelNow = state.withLock { state -> Bool in
         state.continuation = continuation
         state.deadline = deadline

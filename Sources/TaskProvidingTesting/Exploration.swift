@@ -24,8 +24,8 @@ public final class Exploration {
   }
 
   /// A person's action, taken in the order the scenario lists them, at whatever point of the
-  /// schedule the strategy chooses: before, between or after the tasks and calls of the
-  /// actions before it, once no job is ready.
+  /// schedule the strategy chooses: before, between or after the jobs, tasks and calls of
+  /// the actions before it, including while their tasks are between two `await`s.
   ///
   /// - Parameters:
   ///   - name: How a schedule's steps name it ("tap get-fact").

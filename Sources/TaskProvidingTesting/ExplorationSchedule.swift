@@ -55,18 +55,20 @@ enum ExplorationSchedule {
     )
   }
 
-  /// The options while no job is ready: the next action, every held task, then every open
+  /// The scenario's options at a step: the next action, every held task, then every open
   /// call's outcomes, oldest first, so a schedule's options mean the same thing in every run;
-  /// and the clock, once no held task waits.
+  /// and the clock, once no held task waits (the runner offers it only once no job is ready
+  /// either).
   private static func choices(
     provider: ManualTaskProvider, scope: TestScope, exploration: Exploration
   ) -> [ScheduleChoice] {
     var choices: [ScheduleChoice] = []
     if exploration.nextAction < exploration.actions.count {
-      let action = exploration.actions[exploration.nextAction]
+      let next = exploration.nextAction
+      let action = exploration.actions[next]
       choices.append(
         ScheduleChoice(
-          kind: .action, key: "action", label: action.name,
+          kind: .action, key: "action \(next)", label: action.name,
           apply: {
             exploration.nextAction += 1
             // In the scenario's scope, so what the action spawns inherits it: the calls its
@@ -83,6 +85,7 @@ enum ExplorationSchedule {
           kind: .start, key: "held \(record.index)",
           label: "start task #\(record.index)\(record.name.map { " '\($0)'" } ?? "") "
             + "(\(record.location))",
+          wakes: provider.ledger.address(ofTask: record.index),
           apply: { provider.start(record) }))
     }
     for call in scope.open {
@@ -90,11 +93,12 @@ enum ExplorationSchedule {
         choices.append(
           ScheduleChoice(
             kind: .complete, key: "call \(call.sequence)", label: completion.label,
-            apply: completion.apply))
+            wakes: call.caller, apply: completion.apply))
       }
     }
     // Time passes only when nothing that is ready waits: a held task would start long
-    // before any sleep ends. An answer or the next action may come before or after it.
+    // before any sleep ends, and so would a ready job. An answer or the next action may come
+    // before or after it.
     if held.isEmpty, let wake = exploration.clock.nextWake {
       let clock = exploration.clock
       choices.append(

@@ -28,6 +28,8 @@ final class TestScope: Sendable {
     var completions: [CallCompletion] = []
     /// Order of opening, so open calls are listed the same way every run.
     var sequence = 0
+    /// The task that made the call and waits for it, by its address.
+    var caller: UInt?
   }
 
   /// One way to complete an open call, and how a person reads it ("answer lookup #0: 1").

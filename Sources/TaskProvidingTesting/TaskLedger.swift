@@ -156,6 +156,12 @@ final class TaskLedger: Sendable {
     state.withLock { $0.snapshot(index) }
   }
 
+  /// The address of the pending task with this index, as the runtime knows it, once its
+  /// handle is known.
+  func address(ofTask index: Int) -> UInt? {
+    state.withLock { $0.handles[index]?.address }
+  }
+
   /// The index of the pending task at this address, if there is one.
   func index(ofTaskAt address: UInt) -> Int? {
     state.withLock { $0.addresses[address] }

@@ -4,26 +4,34 @@ public struct ExplorationReport: Sendable, CustomStringConvertible {
   public let strategy: ExplorationStrategy
   /// How many distinct schedules ran.
   public let schedules: Int
-  /// For an exhaustive exploration: whether those were all the schedules within its bound on
-  /// departures from enqueue order (the limit was not reached).
+  /// For an exhaustive exploration: whether it ran to the end of the rounds it was allowed,
+  /// rather than stopping at its limit.
   public let isComplete: Bool
-  /// For an exhaustive exploration: whether some order of ready jobs was left out only
-  /// because it departs from enqueue order more often than the bound allows. `false` with
-  /// ``isComplete`` means every schedule there is was run.
+  /// For an exhaustive exploration: whether some schedule was left out only because it
+  /// departs from the default order more often than the bound reached. `false` with
+  /// ``isComplete`` means every schedule there is was run (``coversEverySchedule``).
   public let boundLeftSchedulesOut: Bool
+  /// For an exhaustive exploration: the bound on departures from the default order whose
+  /// schedules were all run; `nil` when not even the schedule with none was.
+  public let bound: Int?
   /// The first schedule that failed, if one did, reduced to the fewest departures from the
   /// default order that still fail.
   public let failure: ExplorationFailure?
 
+  /// For an exhaustive exploration: whether every schedule of the scenario ran, with no bound
+  /// and no limit leaving any out.
+  public var coversEverySchedule: Bool { isComplete && !boundLeftSchedulesOut }
+
   /// A report, as the explorer makes one.
   package init(
     strategy: ExplorationStrategy, schedules: Int, isComplete: Bool,
-    boundLeftSchedulesOut: Bool = false, failure: ExplorationFailure?
+    boundLeftSchedulesOut: Bool = false, bound: Int? = nil, failure: ExplorationFailure?
   ) {
     self.strategy = strategy
     self.schedules = schedules
     self.isComplete = isComplete
     self.boundLeftSchedulesOut = boundLeftSchedulesOut
+    self.bound = bound
     self.failure = failure
   }
 
@@ -31,12 +39,17 @@ public struct ExplorationReport: Sendable, CustomStringConvertible {
   public var description: String {
     if let failure { return failure.description }
     var coverage = ""
-    if case .exhaustive(_, let deviations) = strategy, isComplete {
-      coverage =
-        boundLeftSchedulesOut
-        ? " (all of them within \(deviations) departures from enqueue order; more departures"
-          + " would give more)"
-        : " (all of them)"
+    if case .exhaustive = strategy {
+      let within =
+        bound.map { "\($0) \($0 == 1 ? "departure" : "departures") from the default order" }
+      switch (isComplete, boundLeftSchedulesOut, within) {
+      case (true, false, _): coverage = " (all of them)"
+      case (true, true, let within?):
+        coverage = " (all of them within \(within); more departures would give more)"
+      case (false, _, let within?):
+        coverage = " (all of them within \(within); the limit stopped the next round)"
+      default: coverage = " (the limit stopped it before the first round ended)"
+      }
     }
     return "\(strategy): \(schedules) schedules passed\(coverage)."
   }

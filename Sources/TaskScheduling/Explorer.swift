@@ -19,7 +19,7 @@ package struct Explorer {
     if let replay { return self.replay(replay) }
     switch strategy {
     case .exhaustive(let limit, let deviations):
-      return exhaustive(limit: max(limit, 1), bound: max(deviations, 0))
+      return exhaustive(limit: max(limit, 1), cap: deviations.map { max($0, 0) })
     case .random(let seed, let schedules):
       for number in 1...max(schedules, 1) {
         var decider = RandomDecider(seed: seed, schedule: number)
@@ -41,38 +41,45 @@ package struct Explorer {
     }
   }
 
-  private func exhaustive(limit: Int, bound: Int) -> ExplorationReport {
+  /// Rounds of growing bound on departures (0, 1, 2, …) until a round's bound left nothing
+  /// out, `cap` is reached or `limit` schedules have run.
+  private func exhaustive(limit: Int, cap: Int?) -> ExplorationReport {
     var schedules = 0
-    var leftOut = false
-    for round in 0...bound {
+    var bound: Int?
+    var round = 0
+    while true {
       var prefix: [Int] = []
       var cutThisRound = false
       while true {
         var decider = ExhaustiveSearch.Follower(prefix: prefix)
         let run = runner.run(&decider)
         // Schedules with fewer departures ran in an earlier round; a failure among them
-        // would have ended it, unless the scenario does not run the same way twice.
-        if run.jobDeviations == round || run.failure != nil {
+        // would have ended it, unless the scenario does not run the same way twice. A
+        // schedule the sleep sets stopped only reorders one that ran.
+        if !decider.isRedundant, run.jobDeviations == round || run.failure != nil {
           schedules += 1
           if run.failure != nil { return found(run, number: schedules) }
           if schedules >= limit {
             return ExplorationReport(
-              strategy: strategy, schedules: schedules, isComplete: false, failure: nil)
+              strategy: strategy, schedules: schedules, isComplete: false,
+              boundLeftSchedulesOut: true, bound: bound, failure: nil)
           }
         }
         guard
           let next = ExhaustiveSearch.next(
-            after: run, departures: round, leftOut: &cutThisRound)
+            after: run, asleep: decider.asleep, departures: round, leftOut: &cutThisRound)
         else { break }
         prefix = next
       }
-      leftOut = cutThisRound
+      bound = round
       // No order was held back by this round's bound: later rounds have nothing new.
-      if !cutThisRound { break }
+      if !cutThisRound || round >= cap ?? .max {
+        return ExplorationReport(
+          strategy: strategy, schedules: schedules, isComplete: true,
+          boundLeftSchedulesOut: cutThisRound, bound: round, failure: nil)
+      }
+      round += 1
     }
-    return ExplorationReport(
-      strategy: strategy, schedules: schedules, isComplete: true,
-      boundLeftSchedulesOut: leftOut, failure: nil)
   }
 
   private func replay(_ text: String) -> ExplorationReport {

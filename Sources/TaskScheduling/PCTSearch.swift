@@ -21,7 +21,7 @@ struct PCTDecider: ScheduleDecider {
   }
 
   mutating func decide(_ decision: Decision) -> Int? {
-    let keys = decision.keys()
+    let keys = decision.options().map(\.key)
     for key in keys where priorities[key] == nil {
       priorities[key] = 1 + Double(generator.next() % 1_000_000) / 1_000_000
     }

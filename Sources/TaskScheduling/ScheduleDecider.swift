@@ -13,8 +13,9 @@ struct Decision {
   let index: Int
   /// How many options there are; at least two.
   let count: Int
-  /// What each option belongs to, for a strategy that weighs them (PCT); computed on demand.
-  let keys: () -> [String]
+  /// What each option is and touches, for a strategy that weighs options (PCT) or reduces
+  /// them (exhaustive); computed on demand.
+  let options: () -> [OptionFootprint]
 }
 
 /// A strategy's side of one schedule: it picks an option at each decision.

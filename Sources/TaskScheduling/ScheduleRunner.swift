@@ -44,6 +44,12 @@ struct ScheduleRunner {
   }
 
   /// The schedule's steps, until it ends or fails.
+  ///
+  /// At every step the options are the ready jobs, oldest first, then the scenario's own
+  /// choices: its next action, each held task's start, each open call's outcomes. The clock
+  /// is an option only once no job is ready. Option 0, the default, is the oldest ready job,
+  /// or the first choice when none is ready; taking anything else while a job is ready is a
+  /// departure from the default order.
   private func steps(
     in scope: JobScope, of setup: ScheduleSetup, _ decider: inout some ScheduleDecider,
     narrator: ScheduleNarrator?
@@ -53,23 +59,37 @@ struct ScheduleRunner {
     var jobs = 0
     var steps = 0
     while true {
-      // Every ready job, the strategy choosing whenever more than one is ready.
-      while true {
-        let runnable = scope.runnable
-        guard let oldest = runnable.first else { break }
-        var pick = 0
-        if runnable.count > 1 {
-          let decision = Decision(
-            kind: .job, index: run.decisions.count, count: runnable.count,
-            keys: { [runnable] in runnable.map { keys.key(for: $0) } })
-          guard let chosen = decider.decide(decision) else {
-            run.failure = Self.replayEnded(at: run.decisions.count)
-            return run
-          }
-          pick = chosen
-          run.decisions.append(.init(kind: .job, count: runnable.count, pick: pick))
+      let runnable = scope.runnable
+      var choices = setup.choices()
+      if !runnable.isEmpty {
+        // Time passes only when nothing else can happen.
+        choices.removeAll { $0.kind == .time }
+      } else {
+        switch check(setup, choices: choices, after: steps, scope: scope) {
+        case .goOn: break
+        case .wait: continue
+        case .end(let failure):
+          run.failure = failure
+          return run
         }
-        narrator?.job(runnable[pick], oldest: oldest, decided: runnable.count > 1)
+      }
+      let count = runnable.count + choices.count
+      var pick = 0
+      if count > 1 {
+        let decision = Decision(
+          kind: runnable.isEmpty ? .choice : .job, index: run.decisions.count, count: count,
+          options: { [runnable] in
+            runnable.map { keys.footprint(of: $0) } + choices.map(\.footprint)
+          })
+        guard let chosen = decider.decide(decision) else {
+          run.failure = Self.replayEnded(at: run.decisions.count)
+          return run
+        }
+        pick = chosen
+        run.decisions.append(.init(kind: decision.kind, count: count, pick: pick))
+      }
+      if pick < runnable.count {
+        narrator?.job(runnable[pick], oldest: runnable[0], decided: count > 1)
         scope.run(runnable[pick])
         narrator?.didRun()
         jobs += 1
@@ -80,43 +100,7 @@ struct ScheduleRunner {
               "the schedule ran \(jobs) jobs without settling; a task may loop forever")
           return run
         }
-      }
-      if let error = setup.thrown() {
-        run.failure = ScheduleFailure(kind: .threw(error), reason: "the scenario threw \(error)")
-        return run
-      }
-      if let broken = setup.brokenInvariant() {
-        run.failure = ScheduleFailure(
-          kind: .invariant(broken), reason: "\"\(broken)\" did not hold" + Self.after(steps))
-        return run
-      }
-      let choices = setup.choices()
-      if choices.isEmpty {
-        let pending = setup.pendingWork()
-        let finished = setup.hasReturned() && pending.isEmpty
-        // Nothing to choose, yet something is unfinished: a sleep or a timer may still
-        // bring a job. Real time passes here; a schedule that never sleeps never waits.
-        if !finished, scope.waitForJob(until: .now + outsideWait) { continue }
-        guard setup.hasReturned() else {
-          run.failure = ScheduleFailure(
-            kind: .stuck,
-            reason: "nothing can run and the scenario has not returned" + Self.after(steps)
-              + "; it may await something no task or call will give")
-          return run
-        }
-        guard pending.isEmpty else {
-          run.failure = ScheduleFailure(
-            kind: .pendingTasks,
-            reason: "nothing can run" + Self.after(steps) + ", yet tasks are still pending: "
-              + pending.joined(separator: "; ")
-              + " (they may await a call of a function made without `answers:`)")
-          return run
-        }
-        if let broken = setup.brokenFinalCheck() {
-          run.failure = ScheduleFailure(
-            kind: .finalCheck(broken), reason: "\"\(broken)\" did not hold at the end")
-        }
-        return run
+        continue
       }
       guard steps < Self.maximumSteps else {
         run.failure = ScheduleFailure(
@@ -124,22 +108,63 @@ struct ScheduleRunner {
           reason: "the schedule did not end within \(Self.maximumSteps) steps")
         return run
       }
-      var pick = 0
-      if choices.count > 1 {
-        let decision = Decision(
-          kind: .choice, index: run.decisions.count, count: choices.count,
-          keys: { choices.map { keys.key(for: $0) } })
-        guard let chosen = decider.decide(decision) else {
-          run.failure = Self.replayEnded(at: run.decisions.count)
-          return run
-        }
-        pick = chosen
-        run.decisions.append(.init(kind: .choice, count: choices.count, pick: pick))
-      }
+      let choice = choices[pick - runnable.count]
       steps += 1
-      narrator?.choice(choices[pick].label)
-      scope.adopting { choices[pick].apply() }
+      narrator?.choice(choice.label)
+      scope.adopting { choice.apply() }
     }
+  }
+
+  /// What a step with no job ready finds.
+  private enum Check {
+    /// There are choices to take.
+    case goOn
+    /// A job came from outside while it waited: take the next step.
+    case wait
+    /// The schedule is over, failed or not.
+    case end(ScheduleFailure?)
+  }
+
+  /// Checks what must hold whenever no job is ready; when nothing is left to choose either,
+  /// waits for a job from outside or ends the schedule.
+  private func check(
+    _ setup: ScheduleSetup, choices: [ScheduleChoice], after steps: Int, scope: JobScope
+  ) -> Check {
+    if let error = setup.thrown() {
+      return .end(ScheduleFailure(kind: .threw(error), reason: "the scenario threw \(error)"))
+    }
+    if let broken = setup.brokenInvariant() {
+      return .end(
+        ScheduleFailure(
+          kind: .invariant(broken), reason: "\"\(broken)\" did not hold" + Self.after(steps)))
+    }
+    guard choices.isEmpty else { return .goOn }
+    let pending = setup.pendingWork()
+    let finished = setup.hasReturned() && pending.isEmpty
+    // Nothing to choose, yet something is unfinished: a sleep or a timer may still bring a
+    // job. Real time passes here; a schedule that never sleeps never waits.
+    if !finished, scope.waitForJob(until: .now + outsideWait) { return .wait }
+    guard setup.hasReturned() else {
+      return .end(
+        ScheduleFailure(
+          kind: .stuck,
+          reason: "nothing can run and the scenario has not returned" + Self.after(steps)
+            + "; it may await something no task or call will give"))
+    }
+    guard pending.isEmpty else {
+      return .end(
+        ScheduleFailure(
+          kind: .pendingTasks,
+          reason: "nothing can run" + Self.after(steps) + ", yet tasks are still pending: "
+            + pending.joined(separator: "; ")
+            + " (they may await a call of a function made without `answers:`)"))
+    }
+    if let broken = setup.brokenFinalCheck() {
+      return .end(
+        ScheduleFailure(
+          kind: .finalCheck(broken), reason: "\"\(broken)\" did not hold at the end"))
+    }
+    return .end(nil)
   }
 
   /// Runs the scope's jobs in enqueue order until none is ready.
@@ -168,22 +193,26 @@ struct JobKeys {
   private var tasks: [TaskIdentity: Int] = [:]
   private var actors: [UInt: Int] = [:]
 
-  mutating func key(for job: ReadyJob) -> String {
-    if let task = job.task { return "task \(number(task))" }
-    // Not a task: an actor's turn, whose job lives inside the actor.
-    let address = unsafeBitCast(job.job, to: UInt.self)
-    if let number = actors[address] { return "actor \(number)" }
-    actors[address] = actors.count
-    return "actor \(actors.count - 1)"
-  }
-
-  mutating func key(for choice: ScheduleChoice) -> String {
-    choice.key
+  mutating func footprint(of job: ReadyJob) -> OptionFootprint {
+    if let task = job.task {
+      return OptionFootprint(
+        key: "task \(number(task))", place: job.lane == .mainActor ? .mainActor : .pool,
+        task: task.address)
+    }
+    // Not a task: an actor's turn.
+    let actor = number(actor: job.actor ?? unsafeBitCast(job.job, to: UInt.self))
+    return OptionFootprint(key: "actor \(actor)", place: .actor(actor), task: nil)
   }
 
   private mutating func number(_ task: TaskIdentity) -> Int {
     if let number = tasks[task] { return number }
     tasks[task] = tasks.count
     return tasks.count - 1
+  }
+
+  private mutating func number(actor address: UInt) -> Int {
+    if let number = actors[address] { return number }
+    actors[address] = actors.count
+    return actors.count - 1
   }
 }

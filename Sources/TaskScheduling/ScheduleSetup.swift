@@ -16,7 +16,9 @@ package struct ScheduleSetup {
   package var brokenInvariant: @MainActor () -> String?
   /// The name of the first property that must hold at the end and does not, if any.
   package var brokenFinalCheck: @MainActor () -> String?
-  /// The choices open now that no job is ready, in an order that is the same in every run.
+  /// The scenario's choices open now, in an order that is the same in every run. They are
+  /// offered beside the ready jobs at every step; the runner drops the clock while a job is
+  /// ready.
   package var choices: @MainActor () -> [ScheduleChoice]
   /// What the scenario left unfinished, described for a person; empty when nothing is.
   package var pendingWork: @MainActor () -> [String]
@@ -50,8 +52,9 @@ package struct ScheduleSetup {
   }
 }
 
-/// An option the explorer may take once no job is ready: a person's action, a held task's
-/// start, an answer or failure for an open call, a move of the clock.
+/// An option the scenario offers the explorer at any step: a person's action, a held task's
+/// start, an answer or failure for an open call; and, once no job is ready, a move of the
+/// clock.
 package struct ScheduleChoice {
   /// What sort of option it is.
   package enum Kind: Sendable {
@@ -59,11 +62,13 @@ package struct ScheduleChoice {
   }
 
   package let kind: Kind
-  /// What the option belongs to, the same in every run ("task 3", "call 0", "clock"): PCT
-  /// gives each its own priority.
+  /// What the option belongs to, the same in every run ("action 1", "held 3", "call 0",
+  /// "clock"): PCT gives each its own priority, and outcomes of one call share theirs.
   package var key: String { makeKey() }
   /// How a schedule's steps name it.
   package var label: String { makeLabel() }
+  /// The task a start or an outcome wakes, by its address, when known.
+  package let wakes: UInt?
   /// Takes the option.
   package let apply: @MainActor () -> Void
   // Built only when asked: most schedules are never told and most strategies need no key,
@@ -74,11 +79,23 @@ package struct ScheduleChoice {
   /// An option.
   package init(
     kind: Kind, key: @escaping @autoclosure () -> String,
-    label: @escaping @autoclosure () -> String, apply: @escaping @MainActor () -> Void
+    label: @escaping @autoclosure () -> String, wakes: UInt? = nil,
+    apply: @escaping @MainActor () -> Void
   ) {
     self.kind = kind
     self.makeKey = key
     self.makeLabel = label
+    self.wakes = wakes
     self.apply = apply
+  }
+
+  /// What the option touches.
+  var footprint: OptionFootprint {
+    let key = key
+    switch kind {
+    case .action: return OptionFootprint(key: key, place: .scenario, task: nil)
+    case .start, .complete: return OptionFootprint(key: key, place: .wake(key), task: wakes)
+    case .time: return OptionFootprint(key: key, place: .clock, task: nil)
+    }
   }
 }

@@ -48,7 +48,8 @@ import Testing
         explore(.exhaustive(), outsideWait: Self.outsideWait, entry.fixed)
       }
       #expect(exhaustive.failure == nil, "\(entry)")
-      #expect(exhaustive.isComplete, "\(entry)")
+      // Every schedule, unless there are more than the default limit.
+      #expect(exhaustive.coversEverySchedule || exhaustive.schedules == 10_000, "\(entry)")
       for seed in UInt64(1)...5 {
         let pct = await MainActorTurns.take {
           explore(.pct(seed: seed, schedules: 100), outsideWait: Self.outsideWait, entry.fixed)

@@ -1,0 +1,50 @@
+/// What one option of a schedule touches, as far as the explorer can tell: its name, the
+/// same in every run that reaches it (strategies weigh options by it), and what the
+/// exhaustive search needs to know that two options commute.
+struct OptionFootprint: Hashable {
+  /// Where the option's code runs, or what it does instead of running code.
+  enum Place: Hashable {
+    /// A job on the main actor.
+    case mainActor
+    /// A turn of an actor, numbered in the order the schedule first met it.
+    case actor(Int)
+    /// A job of a task outside any actor.
+    case pool
+    /// The scenario's own code: one of its actions.
+    case scenario
+    /// A move of the exploration's clock.
+    case clock
+    /// It runs none of the scenario's code, only makes one waiting task ready: a held task's
+    /// start, or one outcome of an open call. Options that share the string (the outcomes of
+    /// one call) exclude each other.
+    case wake(String)
+  }
+
+  let key: String
+  let place: Place
+  /// The task the option runs, or the one it wakes, by its address in this run; `nil` when
+  /// the explorer cannot tell.
+  let task: UInt?
+
+  /// Whether taking `self` then `other` leads where `other` then `self` does, whatever the
+  /// code does.
+  ///
+  /// The explorer sees jobs and wakes, not the memory a job touches, so it claims this only
+  /// where no code can tell the two orders apart: waking a task runs none of the scenario's
+  /// code and only adds the woken task's job to the queue, so it commutes with any job of
+  /// another task and with waking another task. Everything else is taken to depend on
+  /// everything: two jobs may share a lock, a cancellation or an actor one of them hops to.
+  func commutes(with other: OptionFootprint) -> Bool {
+    guard key != other.key else { return false }
+    switch (place, other.place) {
+    case (.wake(let one), .wake(let another)):
+      return one != another
+    case (.wake, .mainActor), (.wake, .actor), (.wake, .pool):
+      return task != nil && other.task != nil && task != other.task
+    case (.mainActor, .wake), (.actor, .wake), (.pool, .wake):
+      return task != nil && other.task != nil && task != other.task
+    default:
+      return false
+    }
+  }
+}
