@@ -1,0 +1,292 @@
+import ConcurrencyExtras
+import SuiteSupport
+import TaskProvidingTesting
+import Testing
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// The explorer interleaves where the runtime lets another job run, and only there: at a hop
+/// from one executor to another, a task's start and a continuation's resumption; never inside
+/// a job the runtime runs in one piece (docs/suspension-points.md).
+@Suite(.timeLimit(.minutes(2))) struct SuspensionPointTests {
+  // MARK: No more
+
+  /// A lock taken before `withUnsafeContinuation` and given back inside its closure, as
+  /// swift-async-algorithms' `merge` does: the runtime runs the closure at once on the same
+  /// thread, so no other job can find the lock held. Before, the explorer ended the job at the
+  /// closure's hop to the pool and found it held in 5 of 11 schedules.
+  @Test func noJobRunsBetweenALockAndTheContinuationThatGivesItBack() async {
+    for strategy in Self.strategies {
+      let report = await MainActorTurns.take {
+        explore(strategy) { exploration in
+          let gate = HandOffLock()
+          let holder = Task.detached { await gate.lockThenSuspend() }
+          let prober = Task.detached { gate.probe() }
+          await holder.value
+          await prober.value
+          exploration.atEnd("no task found the lock held") { !gate.foundHeld }
+        }
+      }
+      #expect(report.failure == nil, "\(strategy)")
+    }
+  }
+
+  /// The same, where the continuation is resumed later by another task: the waiting task's
+  /// hop back is a job of its own, but the lock was given back before it.
+  @Test func aTaskSuspendedOnTheContinuationHoldsNoLock() async {
+    let report = await MainActorTurns.take {
+      explore(.exhaustive()) { exploration in
+        let gate = HandOffLock()
+        let holder = Task.detached { await gate.lockThenWait() }
+        let prober = Task.detached {
+          gate.probe()
+          gate.resumeWaiter()
+        }
+        await holder.value
+        await prober.value
+        exploration.atEnd("no task found the lock held") { !gate.foundHeld }
+      }
+    }
+    #expect(report.failure == nil)
+    #expect(report.coversEverySchedule)
+  }
+
+  // MARK: No fewer
+
+  /// A task that goes from one idle actor to another leaves the first before it enters the
+  /// second: another task may run on the first in between, as another thread may.
+  @Test func aHopFromOneActorToAnotherIsAChoice() async {
+    let orders = LockIsolated(Set<[String]>())
+    let report = await MainActorTurns.take {
+      explore(.exhaustive()) { exploration in
+        let log = OrderLog()
+        let first = Ledger(name: "first", log: log)
+        let second = Ledger(name: "second", log: log)
+        let walker = Task.detached { await first.forward(to: second, as: "walker") }
+        let visitor = Task.detached { await first.visit(as: "visitor") }
+        await walker.value
+        await visitor.value
+        let entries = await log.entries
+        orders.withValue { _ = $0.insert(entries) }
+      }
+    }
+    #expect(report.failure == nil)
+    #expect(report.coversEverySchedule)
+    // The visitor can come before the walker, between its two actors, or after both.
+    #expect(
+      orders.value
+        == [
+          ["visitor@first", "walker@first", "walker@second"],
+          ["walker@first", "visitor@first", "walker@second"],
+          ["walker@first", "walker@second", "visitor@first"],
+        ])
+  }
+
+  /// sourcekit-lsp's stale cache, reduced: a lookup awaits two workspace actors in a loop and
+  /// then stores its answer, while an invalidation changes a workspace and clears the cache.
+  /// The bug needs the invalidation between two hops of the lookup's loop.
+  @Test func aRaceBetweenTwoHopsOfALoopIsFound() async {
+    for strategy in [ExplorationStrategy.exhaustive(), .pct(seed: 1, schedules: 200)] {
+      let failure = await MainActorTurns.take {
+        var report: ExplorationReport?
+        withKnownIssue {
+          report = explore(strategy) { exploration in
+            let workspaces = [Workspace(), Workspace()]
+            let cache = SettingsCache(workspaces: workspaces)
+            let lookup = Task.detached { _ = await cache.settings() }
+            let invalidation = Task.detached {
+              await workspaces[0].edit()
+              await cache.invalidate()
+            }
+            await lookup.value
+            await invalidation.value
+            let cached = await cache.cached
+            let current = [await workspaces[0].version, await workspaces[1].version]
+            exploration.atEnd("the cache holds nothing or the current settings") {
+              cached == nil || cached == current
+            }
+          }
+        } matching: {
+          $0.description.contains("the cache holds nothing or the current settings")
+        }
+        return report?.failure
+      }
+      #expect(failure != nil, "\(strategy)")
+    }
+  }
+
+  /// Two taps, each spawning its task through the provider, interleave at every `await`, as
+  /// two `Task { }`s started together do: the image cache's double download is found.
+  @Test func tapsThatSpawnThroughTheProviderInterleave() async {
+    let failure = await MainActorTurns.take {
+      var report: ExplorationReport?
+      withKnownIssue {
+        report = explore(.exhaustive()) { exploration in
+          let server = Downloads()
+          let cache = Thumbnails(server: server)
+          let provider = exploration.provider
+          for view in 1...2 {
+            exploration.action("view \(view) shows a.png") {
+              provider.task(name: "view \(view)") { _ = await cache.image("a.png") }
+            }
+          }
+          exploration.atEnd("a.png is downloaded once") {
+            server.count.withValue { $0 } <= 1
+          }
+        }
+      } matching: {
+        $0.description.contains("a.png is downloaded once")
+      }
+      return report?.failure
+    }
+    #expect(failure != nil)
+  }
+
+  static let strategies: [ExplorationStrategy] =
+    [.exhaustive()] + (1...20).flatMap { seed in
+      [ExplorationStrategy.pct(seed: seed, schedules: 50), .random(seed: seed, schedules: 50)]
+    }
+}
+
+/// A pthread lock handed over to a continuation's closure, the pattern of
+/// swift-async-algorithms' `MergeStorage.next()`, and a second task that only tries it.
+private final class HandOffLock: @unchecked Sendable {
+  // A pthread mutex, not `Synchronization.Mutex`: ThreadSanitizer sees it, and the pattern
+  // locks and unlocks it in two places, which a scoped lock cannot.
+  private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+  private struct State {
+    var foundHeld = false
+    var waiter: UnsafeContinuation<Void, Never>?
+    var resumeAsked = false
+  }
+
+  private let state = LockIsolated(State())
+
+  init() { pthread_mutex_init(mutex, nil) }
+
+  deinit {
+    pthread_mutex_destroy(mutex)
+    mutex.deallocate()
+  }
+
+  var foundHeld: Bool { state.withValue { $0.foundHeld } }
+
+  /// Locks, then suspends on a continuation whose closure unlocks and resumes at once.
+  nonisolated func lockThenSuspend() async {
+    pthread_mutex_lock(mutex)
+    await withUnsafeContinuation { (continuation: UnsafeContinuation<Void, Never>) in
+      pthread_mutex_unlock(mutex)
+      continuation.resume()
+    }
+  }
+
+  /// Locks, then suspends on a continuation whose closure unlocks and leaves it to
+  /// ``resumeWaiter()``.
+  nonisolated func lockThenWait() async {
+    pthread_mutex_lock(mutex)
+    await withUnsafeContinuation { (continuation: UnsafeContinuation<Void, Never>) in
+      let asked = state.withValue { state -> Bool in
+        if !state.resumeAsked { state.waiter = continuation }
+        return state.resumeAsked
+      }
+      pthread_mutex_unlock(mutex)
+      if asked { continuation.resume() }
+    }
+  }
+
+  /// Resumes the waiter, or has it go on at once if it does not wait yet.
+  func resumeWaiter() {
+    let waiter = state.withValue { state -> UnsafeContinuation<Void, Never>? in
+      state.resumeAsked = true
+      defer { state.waiter = nil }
+      return state.waiter
+    }
+    waiter?.resume()
+  }
+
+  /// Tries the lock without waiting, and notes whether it was held.
+  func probe() {
+    if pthread_mutex_trylock(mutex) == 0 {
+      pthread_mutex_unlock(mutex)
+    } else {
+      state.withValue { $0.foundHeld = true }
+    }
+  }
+}
+
+/// The order tasks entered actors in.
+private actor OrderLog {
+  private(set) var entries: [String] = []
+  func note(_ entry: String) { entries.append(entry) }
+}
+
+/// An actor a task passes through on its way to another.
+private actor Ledger {
+  let name: String
+  let log: OrderLog
+  init(name: String, log: OrderLog) {
+    self.name = name
+    self.log = log
+  }
+
+  func forward(to next: Ledger, as who: String) async {
+    await log.note("\(who)@\(name)")
+    await next.visit(as: who)
+  }
+
+  func visit(as who: String) async {
+    await log.note("\(who)@\(name)")
+  }
+}
+
+/// One workspace's settings, by version.
+private actor Workspace {
+  private(set) var version = 0
+  func edit() { version += 1 }
+}
+
+/// Settings gathered from every workspace, kept until a workspace changes. Flawed: the lookup
+/// stores what it gathered even if an invalidation came while it went from workspace to
+/// workspace.
+private actor SettingsCache {
+  let workspaces: [Workspace]
+  private(set) var cached: [Int]?
+  init(workspaces: [Workspace]) { self.workspaces = workspaces }
+
+  func settings() async -> [Int] {
+    if let cached { return cached }
+    var gathered: [Int] = []
+    for workspace in workspaces { gathered.append(await workspace.version) }
+    cached = gathered
+    return gathered
+  }
+
+  func invalidate() { cached = nil }
+}
+
+/// The network, counting downloads.
+private final class Downloads: Sendable {
+  let count = LockIsolated(0)
+  func download(_ url: String) async -> String {
+    count.withValue { $0 += 1 }
+    return "pixels of \(url)"
+  }
+}
+
+/// Apple's image cache: both callers miss before either stores.
+private actor Thumbnails {
+  let server: Downloads
+  private var images: [String: String] = [:]
+  init(server: Downloads) { self.server = server }
+
+  func image(_ url: String) async -> String {
+    if let image = images[url] { return image }
+    let image = await server.download(url)
+    images[url] = image
+    return image
+  }
+}
