@@ -114,15 +114,27 @@ public final class Exploration {
 public func explore(
   _ strategy: ExplorationStrategy,
   replay: String? = nil,
-  outsideWait: Duration = .seconds(2),
+  outsideWait: Duration? = nil,
   fileID: StaticString = #fileID,
   filePath: StaticString = #filePath,
   line: UInt = #line,
   column: UInt = #column,
   _ scenario: @escaping @MainActor (Exploration) async throws -> Void
 ) -> ExplorationReport {
-  let site = CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
-  let explorer = Explorer(strategy: strategy, outsideWait: outsideWait) {
+  exploring(
+    strategy, replay: replay, outsideWait: outsideWait,
+    at: CallSite(fileID: fileID, filePath: filePath, line: line, column: column), scenario)
+}
+
+/// ``explore(_:replay:outsideWait:fileID:filePath:line:column:_:)``, reporting at `site`,
+/// with the bound on one job's run that ends the test run (``JobWatchdog``) given.
+@MainActor @discardableResult
+package func exploring(
+  _ strategy: ExplorationStrategy, replay: String? = nil, outsideWait: Duration? = nil,
+  jobBound: Duration? = nil, at site: CallSite,
+  _ scenario: @escaping @MainActor (Exploration) async throws -> Void
+) -> ExplorationReport {
+  let explorer = Explorer(strategy: strategy, outsideWait: outsideWait, jobBound: jobBound) {
     ExplorationSchedule.setup(scenario)
   }
   let report = explorer.run(replay: replay)

@@ -7,15 +7,19 @@ package struct Explorer {
 
   /// An explorer of the scenario `makeSetup` builds, once per schedule.
   package init(
-    strategy: ExplorationStrategy, outsideWait: Duration,
+    strategy: ExplorationStrategy, outsideWait: Duration?, jobBound: Duration? = nil,
     makeSetup: @escaping @MainActor () -> ScheduleSetup
   ) {
     self.strategy = strategy
-    self.runner = ScheduleRunner(makeSetup: makeSetup, outsideWait: outsideWait)
+    self.runner = ScheduleRunner(
+      makeSetup: makeSetup, outsideWait: outsideWait,
+      watchdog: JobWatchdog(bound: jobBound ?? FailureBoundScale.scaled(JobWatchdog.bound)),
+      strategy: strategy.description)
   }
 
   /// Explores, or runs only the schedule `replay` names.
   package func run(replay: String?) -> ExplorationReport {
+    defer { runner.watchdog?.stop() }
     if let replay { return self.replay(replay) }
     switch strategy {
     case .exhaustive(let limit, let deviations):

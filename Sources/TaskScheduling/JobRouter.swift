@@ -32,6 +32,11 @@ final class JobRouter: Sendable {
       var isSleeping = false
       /// Once closed, a job that was on its way here goes to the runtime instead.
       var isClosed = false
+      /// Sleeps of the scope's tasks that have not ended yet: each brings a job when it does.
+      var pendingSleeps = 0
+      /// Jobs that came from a thread outside the scope (a callback, a dispatch queue), other
+      /// than a sleep's end: the scope's work has something outside it that can wake it.
+      var outsideArrivals = 0
       var tracer: (@Sendable (JobEvent) -> Void)?
 
       var count: Int { jobs.count - head }
@@ -176,8 +181,9 @@ final class JobRouter: Sendable {
     case foreign
   }
 
-  /// Queues `job` if it is a scope's own.
-  func route(_ job: UnownedJob, _ lane: JobLane) -> Routing {
+  /// Queues `job` if it is a scope's own. `fromSleep`: it is a sleep's end, which the scope
+  /// counted when the sleep began.
+  func route(_ job: UnownedJob, _ lane: JobLane, fromSleep: Bool = false) -> Routing {
     let address = unsafeBitCast(job, to: UInt.self)
     let pointer = UnsafeRawPointer(bitPattern: address)!
     let identity = RuntimeHooks.taskIdentity(pointer)
@@ -206,9 +212,11 @@ final class JobRouter: Sendable {
     }
     guard let (queue, claim) = found else { return .foreign }
     if claim { self.claim(address, identity: identity, actor: actor, for: queue) }
+    let outside = !fromSleep && DriverContext.current?.owner !== queue
     let queued = queue.state.withLock {
       state -> (entry: ReadyJob, wake: Bool, tracer: (@Sendable (JobEvent) -> Void)?)? in
       guard !state.isClosed else { return nil }
+      if outside { state.outsideArrivals += 1 }
       let entry = ReadyJob(
         sequence: state.nextSequence, lane: lane, task: identity, actor: actor, job: job)
       state.nextSequence += 1
@@ -243,6 +251,47 @@ final class JobRouter: Sendable {
         registry.claims[id]?.actorTurns.append(actor)
       }
     }
+  }
+
+  /// Holds `job` until `delay` has passed in real time, then routes it: a sleep of a task
+  /// that prefers a scope's executor. The scope that owns the sleeping task counts the sleep
+  /// until it ends, so it knows a job is still to come.
+  func schedule(_ job: UnownedJob, after delay: Duration) {
+    let owner = owningQueue()
+    owner?.state.withLock { $0.pendingSleeps += 1 }
+    let nanoseconds = max(delay, .zero).dispatchNanoseconds
+    DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(nanoseconds)) {
+      if case .foreign = self.route(job, .pool, fromSleep: true) { Self.forward(job, .pool) }
+      if let owner {
+        let wake = owner.state.withLock { state -> Bool in
+          state.pendingSleeps -= 1
+          defer { state.isSleeping = false }
+          return state.isSleeping
+        }
+        if wake { owner.wake.signal() }
+      }
+    }
+  }
+
+  /// The open queue the calling thread works for: the one whose job or work it runs, or the
+  /// one that owns the task running here.
+  private func owningQueue() -> Queue? {
+    if let owner = DriverContext.current?.owner { return owner }
+    guard let current = RuntimeHooks.currentTask().flatMap(RuntimeHooks.taskIdentity) else {
+      return nil
+    }
+    return registry.read { registry in
+      guard let known = registry.taskOwners[current.address], known.id == current.id,
+        registry.open.contains(ObjectIdentifier(known.queue))
+      else { return nil }
+      return known.queue
+    }
+  }
+
+  /// What `queue` may still hear from outside its driver: sleeps not yet ended, and whether
+  /// any job has come from another thread.
+  func outsideWork(_ queue: Queue) -> (pendingSleeps: Int, arrivals: Int) {
+    queue.state.withLock { ($0.pendingSleeps, $0.outsideArrivals) }
   }
 
   /// Hands a job that is nobody's (or whose scope has closed) to the runtime.
@@ -357,16 +406,7 @@ final class JobRouter: Sendable {
   /// jobs or starts a scope's work, or it runs a task a scope owns. A task created here is
   /// the scope's.
   func ownsCurrentContext() -> Bool {
-    if DriverContext.current?.owner != nil { return true }
-    guard let current = RuntimeHooks.currentTask().flatMap(RuntimeHooks.taskIdentity) else {
-      return false
-    }
-    return registry.read { registry in
-      guard let known = registry.taskOwners[current.address], known.id == current.id else {
-        return false
-      }
-      return registry.open.contains(ObjectIdentifier(known.queue))
-    }
+    owningQueue() != nil
   }
 
   /// Whether main-actor code may run on the calling thread right now: it drives a scope and

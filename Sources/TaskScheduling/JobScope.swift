@@ -85,6 +85,13 @@ final class JobScope: Sendable {
     }
   }
 
+  /// Sleeps of the scope's tasks not yet ended, each of which will bring a job.
+  var pendingSleeps: Int { JobRouter.shared.outsideWork(queue).pendingSleeps }
+
+  /// Whether a job has come from a thread outside the scope (a callback, a dispatch queue),
+  /// other than a sleep's end.
+  var hasHeardFromOutside: Bool { JobRouter.shared.outsideWork(queue).arrivals > 0 }
+
   /// Waits until a job arrives from another thread or `deadline` passes; returns whether
   /// one is waiting.
   func waitForJob(until deadline: ContinuousClock.Instant) -> Bool {

@@ -5,8 +5,37 @@
 struct ScheduleRunner {
   let makeSetup: @MainActor () -> ScheduleSetup
   /// How long a schedule with nothing to choose, but something unfinished, waits in real time
-  /// for a job from outside (a sleep ending) before it counts as stuck.
-  let outsideWait: Duration
+  /// for a job from outside the scope before it counts as stuck. `nil`: only when something
+  /// outside may still bring one (see ``check(_:choices:after:scope:)``), then two seconds.
+  let outsideWait: Duration?
+  /// Whether any schedule so far heard from a thread outside its scope.
+  let outside = OutsideEvidence()
+  /// Ends the run with a report if a job never returns.
+  let watchdog: JobWatchdog?
+  /// The strategy, for the watchdog's report.
+  let strategy: String
+
+  /// What the schedules of one exploration learned about work outside their scopes.
+  final class OutsideEvidence {
+    /// A job came from a thread outside a scope.
+    var heard = false
+    /// A schedule has already waited once for outside work it had no sign of.
+    var probed = false
+  }
+
+  /// How long a schedule waits for outside work it knows of, unless `outsideWait` says.
+  static let defaultOutsideWait = Duration.seconds(2)
+  /// How long a schedule that knows of no outside work gives a thread that may be resuming
+  /// one of its tasks right now, before it counts as stuck.
+  static let grace = Duration.milliseconds(2)
+  /// How long the first schedule of an exploration that gets stuck with no sign of outside
+  /// work waits, once, for a continuation handed to a thread outside the scope (a dispatch
+  /// queue, a callback): such work shows itself within this, and the exploration then
+  /// waits for it in every schedule.
+  static let probe = Duration.milliseconds(100)
+  /// How long a sleep of the scope's tasks may take to end, at most, before the schedule
+  /// counts as stuck.
+  static let longestSleep = Duration.seconds(60)
 
   /// Choices a schedule may take before it counts as endless.
   static let maximumSteps = 10_000
@@ -90,7 +119,12 @@ struct ScheduleRunner {
       }
       if pick < runnable.count {
         narrator?.job(runnable[pick], oldest: runnable[0], decided: count > 1)
+        if let watchdog {
+          let (job, departures, strategy) = (runnable[pick], run.departures, strategy)
+          watchdog.begin { Self.describe(job, after: departures, strategy: strategy) }
+        }
         scope.run(runnable[pick])
+        watchdog?.end()
         narrator?.didRun()
         jobs += 1
         guard jobs < Self.maximumJobs else {
@@ -141,15 +175,38 @@ struct ScheduleRunner {
     guard choices.isEmpty else { return .goOn }
     let pending = setup.pendingWork()
     let finished = setup.hasReturned() && pending.isEmpty
-    // Nothing to choose, yet something is unfinished: a sleep or a timer may still bring a
-    // job. Real time passes here; a schedule that never sleeps never waits.
-    if !finished, scope.waitForJob(until: .now + outsideWait) { return .wait }
+    // Nothing to choose, yet something is unfinished. A job can still come only from
+    // outside the scope: a sleep of its tasks ending, or a thread of its own, a dispatch
+    // queue or a callback resuming one of its tasks. Real time passes here only for those.
+    var waited: Duration?
+    if !finished {
+      if scope.hasHeardFromOutside { outside.heard = true }
+      let sleeps = scope.pendingSleeps
+      let wait: Duration
+      if sleeps > 0 {
+        wait = Self.longestSleep
+      } else if let outsideWait {
+        wait = outsideWait
+      } else if outside.heard {
+        wait = Self.defaultOutsideWait
+      } else if !outside.probed {
+        outside.probed = true
+        wait = Self.probe
+      } else {
+        wait = Self.grace
+      }
+      if scope.waitForJob(until: .now + FailureBoundScale.scaled(wait)) {
+        if scope.hasHeardFromOutside { outside.heard = true }
+        return .wait
+      }
+      waited = sleeps > 0 || outsideWait != nil || outside.heard ? wait : nil
+    }
     guard setup.hasReturned() else {
       return .end(
         ScheduleFailure(
           kind: .stuck,
           reason: "nothing can run and the scenario has not returned" + Self.after(steps)
-            + "; it may await something no task or call will give"))
+            + Self.stuckCause(waited)))
     }
     guard pending.isEmpty else {
       return .end(
@@ -157,7 +214,8 @@ struct ScheduleRunner {
           kind: .pendingTasks,
           reason: "nothing can run" + Self.after(steps) + ", yet tasks are still pending: "
             + pending.joined(separator: "; ")
-            + " (they may await a call of a function made without `answers:`)"))
+            + " (they may await a call of a function made without `answers:`)"
+            + Self.stuckCause(waited)))
     }
     if let broken = setup.brokenFinalCheck() {
       return .end(
@@ -167,6 +225,23 @@ struct ScheduleRunner {
     return .end(nil)
   }
 
+  /// A job that did not return, as the watchdog reports it: the strategy, the replay string
+  /// of the schedule up to it, and the task it runs with where that task resumed.
+  nonisolated private static func describe(
+    _ job: ReadyJob, after departures: [ReplayString.Departure], strategy: String
+  ) -> String {
+    var what = "an actor's turn"
+    if let task = job.task {
+      what = "a job of the task at 0x\(String(task.address, radix: 16))"
+      let frames = ResumePoint.frames(ofTask: task.address)
+      if let point = Symbolicator.shared.firstProgramSymbol(in: frames) {
+        what += ", which resumed in \(point.function)" + (point.place.map { " at \($0)" } ?? "")
+      }
+    }
+    return "\(what), in a schedule of \(strategy) that replays as "
+      + "\"\(ReplayString.encode(departures))\" up to it"
+  }
+
   /// Runs the scope's jobs in enqueue order until none is ready.
   private static func settle(_ scope: JobScope) {
     var order = JobPicker(.fifo)
@@ -174,6 +249,18 @@ struct ScheduleRunner {
     _ = scope.drain(
       until: .now, ended: { scope.isIdle }, order: &order, jobsRun: &jobsRun,
       stopAfter: maximumJobs)
+  }
+
+  /// Why nothing more can come: nothing outside the scope was under way, or what was did
+  /// not bring a job in time.
+  private static func stuckCause(_ waited: Duration?) -> String {
+    guard let waited else {
+      return "; nothing outside the explorer's view was under way (no sleep, no job from"
+        + " another thread so far), so it awaits something no task, call or clock will give"
+        + " (if a thread of its own or a dispatch queue resumes it, pass outsideWait:)"
+    }
+    return "; nothing came from outside the explorer's view (a sleep, a thread of its own,"
+      + " a dispatch queue) within \(FailureBoundScale.describe(waited))"
   }
 
   private static func after(_ steps: Int) -> String {

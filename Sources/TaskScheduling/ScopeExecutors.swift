@@ -1,3 +1,5 @@
+@_spi(ExperimentalScheduling) import _Concurrency
+
 /// The main actor's executor while a scope is open: the runtime asks the router's hook which
 /// executor is the main actor's, and the hook answers with this one.
 ///
@@ -36,7 +38,7 @@ final class ScopeMainExecutor: SerialExecutor {
 /// the runtime. A job enqueued here is routed like any other pool job: the scope's own join
 /// its queue; once the scope has closed, a task that still prefers this executor has its jobs
 /// handed to the global pool.
-final class ScopePoolExecutor: TaskExecutor {
+final class ScopePoolExecutor: TaskExecutor, SchedulingExecutor {
   static let shared = ScopePoolExecutor()
 
   /// The global pool as a task executor: what a task with no preference runs on, since the
@@ -51,5 +53,27 @@ final class ScopePoolExecutor: TaskExecutor {
     if case .foreign = JobRouter.shared.route(job, .pool) {
       JobRouter.forward(job, .pool)
     }
+  }
+
+  // A sleep of a task that prefers this executor (`Task.sleep`, a `ContinuousClock` or
+  // `SuspendingClock` sleep) comes here: the runtime asks the task's executor to schedule
+  // the job that ends it.
+
+  func enqueue<C: Clock>(
+    _ job: consuming ExecutorJob, after delay: C.Duration, tolerance: C.Duration?, clock: C
+  ) {
+    JobRouter.shared.schedule(UnownedJob(job), after: Self.duration(delay))
+  }
+
+  func enqueue<C: Clock>(
+    _ job: consuming ExecutorJob, at instant: C.Instant, tolerance: C.Duration?, clock: C
+  ) {
+    JobRouter.shared.schedule(
+      UnownedJob(job), after: Self.duration(clock.now.duration(to: instant)))
+  }
+
+  /// A clock's duration in seconds: the system clocks' is `Duration` already.
+  private static func duration<D>(_ duration: D) -> Duration {
+    (duration as? Duration) ?? .zero
   }
 }

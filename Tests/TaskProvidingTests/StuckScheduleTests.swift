@@ -1,0 +1,96 @@
+import Dispatch
+import SuiteSupport
+import TaskProvidingTesting
+import TaskScheduling
+import Testing
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// A schedule with nothing left to choose and something unfinished is stuck at once when
+/// nothing outside the scope can bring a job, and waits when something can; a job that never
+/// returns ends the run with a report instead of hanging it.
+@Suite(.timeLimit(.minutes(1))) struct StuckScheduleTests {
+  /// A wake-up lost because the signal came before the waiter registered: found, reduced and
+  /// reported as stuck with nothing outside under way, so no schedule waited out
+  /// `outsideWait`.
+  @Test func aLostWakeUpIsStuckWithNothingOutside() async {
+    let failure = await MainActorTurns.take {
+      var report: ExplorationReport?
+      withKnownIssue {
+        report = explore(.exhaustive()) { exploration in
+          let bell = Bell()
+          let waiter = Task.detached(name: "waiter") { await bell.wait() }
+          let ringer = Task.detached(name: "ringer") { await bell.ring() }
+          await ringer.value
+          await waiter.value
+        }
+      } matching: {
+        $0.description.contains("nothing can run")
+      }
+      return report?.failure
+    }
+    #expect(failure?.reason.contains("nothing outside the explorer's view was under way") == true)
+  }
+
+  /// A continuation resumed from a dispatch queue comes back: the first schedule that finds
+  /// nothing to run waits for it, and every later one knows to.
+  @Test func aContinuationResumedFromADispatchQueueIsWaitedFor() async {
+    let report = await MainActorTurns.take {
+      explore(.exhaustive()) { exploration in
+        let answers = Task(name: "ask") {
+          await withCheckedContinuation { (continuation: CheckedContinuation<Int, Never>) in
+            DispatchQueue.global().async { continuation.resume(returning: 42) }
+          }
+        }
+        let answer = await answers.value
+        exploration.atEnd("the answer came back") { answer == 42 }
+      }
+    }
+    #expect(report.failure == nil)
+    #expect(report.coversEverySchedule)
+  }
+
+  /// A job that blocks forever (here on a lock its own scenario never gives back) ends the
+  /// test run within the bound, saying which exploration, which schedule and which task.
+  @Test func aJobThatNeverReturnsEndsTheRunWithAReport() async {
+    await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+      await MainActor.run {
+        _ = exploring(
+          .exhaustive(), jobBound: .milliseconds(500),
+          at: CallSite(fileID: #fileID, filePath: #filePath, line: #line, column: #column)
+        ) { _ in
+          let lock = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+          pthread_mutex_init(lock, nil)
+          pthread_mutex_lock(lock)
+          await Task.detached {
+            pthread_mutex_lock(lock)  // never given back: this job blocks its thread
+          }.value
+        }
+      }
+    }.map { result in
+      let text = String(decoding: result.standardErrorContent, as: UTF8.self)
+      #expect(text.contains("did not return within"))
+      #expect(text.contains("replays as"))
+      #expect(text.contains("exhaustive"))
+    }
+  }
+}
+
+/// A bell that rings once. Flawed: a ring before anyone waits is lost, and the waiter then
+/// waits for ever.
+private actor Bell {
+  private var waiter: CheckedContinuation<Void, Never>?
+
+  func wait() async {
+    await withCheckedContinuation { waiter = $0 }
+  }
+
+  func ring() {
+    waiter?.resume()
+    waiter = nil
+  }
+}
