@@ -190,7 +190,6 @@ final class JobRouter: Sendable {
     let current = RuntimeHooks.currentTask().flatMap(RuntimeHooks.taskIdentity)
     // An actor's turn is known by its actor, whose address stays put while its jobs wait.
     let actor = identity == nil ? RuntimeHooks.actor(ofTurn: pointer) : nil
-    let isActorTurn = actor != nil
     // Who owns it, and whether the registry must learn that this task or actor turn is its.
     let found = registry.read { registry -> (queue: Queue, claim: Bool)? in
       guard !registry.open.isEmpty else { return nil }

@@ -65,9 +65,9 @@ import Testing
         ) { _ in
           let lock = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
           pthread_mutex_init(lock, nil)
-          pthread_mutex_lock(lock)
+          _ = pthread_mutex_lock(lock)
           await Task.detached {
-            pthread_mutex_lock(lock)  // never given back: this job blocks its thread
+            _ = pthread_mutex_lock(lock)  // never given back: this job blocks its thread
           }.value
         }
       }

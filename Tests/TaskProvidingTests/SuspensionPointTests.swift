@@ -147,7 +147,8 @@ import Testing
   }
 
   static let strategies: [ExplorationStrategy] =
-    [.exhaustive()] + (1...20).flatMap { seed in
+    [.exhaustive()]
+    + (1...20).flatMap { seed in
       [ExplorationStrategy.pct(seed: seed, schedules: 50), .random(seed: seed, schedules: 50)]
     }
 }
