@@ -59,6 +59,8 @@ let package = Package(
     .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
     // The settings file.
     .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
+    // Peer code the explorer is tried on (PeerCodeTests): channels, merge, debounce.
+    .package(url: "https://github.com/apple/swift-async-algorithms", from: "1.1.4"),
     // `swift package generate-documentation --target TaskProvidingTesting`
     .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
   ],
@@ -269,7 +271,8 @@ let package = Package(
     // (CatalogTests) and whose schedules the benchmark counts.
     .target(
       name: "ConcurrencyBugCatalog",
-      dependencies: ["TaskProvidingTesting"],
+      // TaskProviding for its lock, which ThreadSanitizer sees.
+      dependencies: ["TaskProviding", "TaskProvidingTesting"],
       path: "Tests/ConcurrencyBugCatalog"
     ),
     .testTarget(
@@ -332,6 +335,16 @@ let package = Package(
         "TaskProvidingTesting",
       ],
       path: "Tests/ExplorationScenarios"
+    ),
+    // The explorer on code no one here wrote: swift-async-algorithms' channels, merge and
+    // debounce, with the properties the library promises.
+    .testTarget(
+      name: "PeerCodeTests",
+      dependencies: [
+        "SuiteSupport",
+        "TaskProvidingTesting",
+        app("AsyncAlgorithms", "swift-async-algorithms"),
+      ]
     ),
     .testTarget(
       name: "FactClientTests",
