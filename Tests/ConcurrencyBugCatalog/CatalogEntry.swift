@@ -1,5 +1,6 @@
-// A catalog of classic Swift concurrency bugs, each written as plain Swift (actors, tasks,
-// streams; no test doubles) beside a fixed twin, with the scenario that shows it. The
+// A catalog of Swift concurrency bugs, classic ones and ones that shipped in public projects,
+// each written as plain Swift (actors, tasks, streams, continuations, task groups; no test
+// doubles) beside a fixed twin, with the scenario that shows it. The
 // explorer must find every bug and pass every twin; see CatalogTests and the benchmark.
 
 import TaskProvidingTesting
@@ -22,5 +23,10 @@ public struct CatalogEntry: Sendable, CustomStringConvertible {
     .imageCache, .tokenRefresh, .lostUpdate, .checkThenAct, .groupResultOrder,
     .cancellationCheckedTooEarly, .outOfOrderWrites, .eventBeforeSubscriber,
     .streamFinishedByOneProducer, .waitingOnEachOther, .staleSearchResults,
+    // From the field: bugs that shipped in public Swift projects, each file names its fix.
+    .staleWorkspaceCache, .duplicateProgress, .cancellationLostAtHandOff, .barrierBeforeWork,
+    .cancelBeforeRegistration, .cancelBeforeStore,
+    .waiterDroppedAcrossActors, .exitBeforeWait, .watcherErrorMasksResult,
+    .shutdownWaitsOutBackoff,
   ]
 }
