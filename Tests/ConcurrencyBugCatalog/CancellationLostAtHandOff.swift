@@ -15,35 +15,25 @@ final class WorkLog: Sendable {
 }
 
 /// A job whose work runs in a task of its own, handed to the result task through a stream.
-/// Flawed: a handle yielded after the result task was cancelled is never cancelled.
+/// Flawed unless `rechecks`: a handle yielded after the result task was cancelled is never
+/// cancelled. The fix looks at the flag again after the hand-off and cancels the work itself.
 actor HandedOffJob {
   let handles: AsyncStream<Task<Void, Never>>
   private let continuation: AsyncStream<Task<Void, Never>>.Continuation
   /// Whether the result task's cancellation handler ran: set from that handler, which
   /// cannot await.
   nonisolated let resultCancelled = Locked(false)
+  private let rechecks: Bool
 
-  init() { (handles, continuation) = AsyncStream.makeStream() }
-
-  func execute(_ work: @escaping @Sendable () async -> Void) {
-    let running = Task { await work() }
-    continuation.yield(running)
+  init(rechecks: Bool) {
+    (handles, continuation) = AsyncStream.makeStream()
+    self.rechecks = rechecks
   }
 
-}
-
-/// The fix: after the hand-off, the job looks at the flag again and cancels the work itself.
-actor RecheckingHandedOffJob {
-  let handles: AsyncStream<Task<Void, Never>>
-  private let continuation: AsyncStream<Task<Void, Never>>.Continuation
-  nonisolated let resultCancelled = Locked(false)
-
-  init() { (handles, continuation) = AsyncStream.makeStream() }
-
   func execute(_ work: @escaping @Sendable () async -> Void) {
     let running = Task { await work() }
     continuation.yield(running)
-    if resultCancelled.withLock({ $0 }) { running.cancel() }
+    if rechecks, resultCancelled.withLock({ $0 }) { running.cancel() }
   }
 }
 
@@ -52,13 +42,13 @@ extension CatalogEntry {
     name: "a cancellation lost at an AsyncStream hand-off (sourcekit-lsp)",
     summary: "the result task is cancelled before the work's handle arrives, so the work runs on",
     bug: { exploration in
-      let job = HandedOffJob()
+      let job = HandedOffJob(rechecks: false)
       try await cancelDuringHandOff(
         exploration, handles: job.handles, execute: { await job.execute($0) },
         resultCancelled: job.resultCancelled)
     },
     fixed: { exploration in
-      let job = RecheckingHandedOffJob()
+      let job = HandedOffJob(rechecks: true)
       try await cancelDuringHandOff(
         exploration, handles: job.handles, execute: { await job.execute($0) },
         resultCancelled: job.resultCancelled)

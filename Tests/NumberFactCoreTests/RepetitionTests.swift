@@ -13,7 +13,7 @@ import Testing
 /// suite; they give the main actor back between chunks of runs, taking their turns in line
 /// with the suite's other long main-actor work (`MainActorTurns`), so the suite's other
 /// main-actor tests never wait long.
-@Suite(.timeLimit(.minutes(5))) struct RepetitionTests {
+@Suite(.timeLimit(.minutes(ThreadSanitizer.minutes(5)))) struct RepetitionTests {
   /// Under ThreadSanitizer, which runs everything several times slower and looks for races
   /// rather than orders, a tenth as many.
   static let repetitions = ThreadSanitizer.isActive ? 1_000 : 10_000

@@ -10,19 +10,23 @@ import Testing
 ///
 /// Each exploration runs exhaustively and under PCT with several seeds; the schedule counts
 /// are in docs/peer-code.md.
-@Suite(.timeLimit(.minutes(3))) struct PeerCodeTests {
-  static let seeds: [UInt64] = [1, 2, 3, 4, 5]
+@Suite(.timeLimit(.minutes(ThreadSanitizer.minutes(3)))) struct PeerCodeTests {
+  // Under the sanitizer, fewer: that pass looks for data races, and runs several times slower.
+  static let seeds: [UInt64] = ThreadSanitizer.isActive ? [1] : [1, 2, 3, 4, 5]
+  static let limit = ThreadSanitizer.isActive ? 300 : 10_000
+  static let pctSchedules = ThreadSanitizer.isActive ? 50 : 300
+  static let issueCaseSchedules = ThreadSanitizer.isActive ? 100 : 500
 
   /// Runs `scenario` exhaustively (every schedule up to the default limit) and under PCT with
   /// each seed; returns the exhaustive report.
   static func exploreEveryWay(
     _ scenario: @escaping @MainActor @Sendable (Exploration) async throws -> Void
   ) async -> ExplorationReport {
-    let exhaustive = await MainActorTurns.take { explore(.exhaustive(), scenario) }
+    let exhaustive = await MainActorTurns.take { explore(.exhaustive(limit: limit), scenario) }
     #expect(exhaustive.failure == nil)
     for seed in seeds {
       let pct = await MainActorTurns.take {
-        explore(.pct(seed: seed, schedules: 300, depth: 3), scenario)
+        explore(.pct(seed: seed, schedules: pctSchedules, depth: 3), scenario)
       }
       #expect(pct.failure == nil, "PCT seed \(seed)")
     }
@@ -60,7 +64,7 @@ import Testing
     }
     #expect(report.schedules > 1)
     let issueCase = await MainActorTurns.take {
-      explore(.pct(seed: 3, schedules: 500, depth: 3)) { exploration in
+      explore(.pct(seed: 3, schedules: Self.issueCaseSchedules, depth: 3)) { exploration in
         let (first, one) = AsyncStream.makeStream(of: Int.self)
         let (second, two) = AsyncStream.makeStream(of: Int.self)
         Task {
@@ -79,7 +83,7 @@ import Testing
       }
     }
     #expect(issueCase.failure == nil)
-    #expect(issueCase.schedules == 500)
+    #expect(issueCase.schedules == Self.issueCaseSchedules)
   }
 
   /// Three streams that each yield one element and finish: every element once.
@@ -175,19 +179,26 @@ import Testing
 
   // MARK: debounce
 
+  /// A search field: each query typed, debounced by 300 ms on `clock`, is searched.
+  static func searches(
+    _ typed: AsyncStream<String>, debouncedOn clock: ExplorationClock
+  ) -> Task<[String], Never> {
+    Task {
+      var searched: [String] = []
+      for await query in typed.debounce(for: .milliseconds(300), clock: clock) {
+        searched.append(query)
+      }
+      return searched
+    }
+  }
+
   /// A burst of three values with no time passing, then the end of the input: debounce
   /// emits the last value only, on the exploration's clock.
   @Test func aBurstWithNoPauseEmitsItsLastValue() async {
     _ = await Self.exploreEveryWay { exploration in
       let (typed, keys) = AsyncStream.makeStream(of: String.self)
       let clock = exploration.clock
-      let searches = Task {
-        var searched: [String] = []
-        for await query in typed.debounce(for: .milliseconds(300), clock: clock) {
-          searched.append(query)
-        }
-        return searched
-      }
+      let searches = Self.searches(typed, debouncedOn: clock)
       for query in ["s", "sw", "swift"] { keys.yield(query) }
       keys.finish()
       let searched = await searches.value
@@ -201,13 +212,7 @@ import Testing
     _ = await Self.exploreEveryWay { exploration in
       let (typed, keys) = AsyncStream.makeStream(of: String.self)
       let clock = exploration.clock
-      let searches = Task {
-        var searched: [String] = []
-        for await query in typed.debounce(for: .milliseconds(300), clock: clock) {
-          searched.append(query)
-        }
-        return searched
-      }
+      let searches = Self.searches(typed, debouncedOn: clock)
       let typing = Task {
         for query in ["s", "sw", "swift"] { keys.yield(query) }
         try? await clock.sleep(for: .milliseconds(300))  // virtual time

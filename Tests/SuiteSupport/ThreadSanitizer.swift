@@ -14,4 +14,8 @@
 public enum ThreadSanitizer {
   /// Whether the ThreadSanitizer runtime is loaded.
   public static let isActive = dlsym(dlopen(nil, RTLD_NOW), "__tsan_init") != nil
+
+  /// A test's time limit in minutes: `plain`, or ten times it under the sanitizer, where
+  /// explorations run several times slower and wait in line for the main actor.
+  public static func minutes(_ plain: Int) -> Int { isActive ? plain * 10 : plain }
 }

@@ -67,9 +67,12 @@ import Testing
     }
   }
 
+  /// PCT's seeds: under the sanitizer, which runs several times slower, fewer.
+  static let seeds = ThreadSanitizer.isActive ? UInt64(1)...2 : UInt64(1)...5
+
   @Test func pctFindsEachBugWithinAHundredSchedules() async throws {
     for entry in CatalogEntry.all {
-      for seed in UInt64(1)...5 {
+      for seed in Self.seeds {
         let found = await Self.findBug(entry, with: .pct(seed: seed, schedules: 100))
         #expect(found != nil, "PCT with seed \(seed) missed: \(entry)")
         #expect(
@@ -81,13 +84,15 @@ import Testing
 
   @Test func eachFixedTwinPassesEverySchedule() async {
     for entry in CatalogEntry.all {
+      // Under the sanitizer, a few hundred schedules of each: that pass looks for data races.
+      let limit = ThreadSanitizer.isActive ? 300 : 10_000
       let exhaustive = await MainActorTurns.take {
-        explore(.exhaustive(), outsideWait: Self.outsideWait, entry.fixed)
+        explore(.exhaustive(limit: limit), outsideWait: Self.outsideWait, entry.fixed)
       }
       #expect(exhaustive.failure == nil, "\(entry)")
-      // Every schedule, unless there are more than the default limit.
-      #expect(exhaustive.coversEverySchedule || exhaustive.schedules == 10_000, "\(entry)")
-      for seed in UInt64(1)...5 {
+      // Every schedule, unless there are more than the limit.
+      #expect(exhaustive.coversEverySchedule || exhaustive.schedules == limit, "\(entry)")
+      for seed in Self.seeds {
         let pct = await MainActorTurns.take {
           explore(.pct(seed: seed, schedules: 100), outsideWait: Self.outsideWait, entry.fixed)
         }

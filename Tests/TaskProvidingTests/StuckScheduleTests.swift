@@ -13,7 +13,7 @@ import Testing
 /// A schedule with nothing left to choose and something unfinished is stuck at once when
 /// nothing outside the scope can bring a job, and waits when something can; a job that never
 /// returns ends the run with a report instead of hanging it.
-@Suite(.timeLimit(.minutes(1))) struct StuckScheduleTests {
+@Suite(.timeLimit(.minutes(ThreadSanitizer.minutes(1)))) struct StuckScheduleTests {
   /// A wake-up lost because the signal came before the waiter registered: found, reduced and
   /// reported as stuck with nothing outside under way, so no schedule waited out
   /// `outsideWait`.
