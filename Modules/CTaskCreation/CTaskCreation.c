@@ -29,6 +29,12 @@ typedef struct {
   CTaskCreationExecutor executor;
 } TaskExecutorOptionRecord;
 
+// A name given with `Task(name:)`: the runtime copies the string when it makes the task.
+typedef struct {
+  TaskOptionRecord base;
+  const char *name;
+} TaskNameOptionRecord;
+
 typedef struct {
   void *task;
   void *context;
@@ -45,16 +51,22 @@ enum {
   kindAsyncLetWithBuffer = 3,
   kindTaskExecutorUnowned = 5,
   kindTaskExecutorOwned = 6,
+  kindTaskName = 7,
   kindRunInline = 255,
 };
 
 static int openScopes;
 static CTaskCreationChooser chooser;
+static CTaskCreationObserver observer;
 
 int ctaskcreation_is_available(void) { return 1; }
 
 void ctaskcreation_set_chooser(CTaskCreationChooser newChooser) {
   __atomic_store_n(&chooser, newChooser, __ATOMIC_RELEASE);
+}
+
+void ctaskcreation_set_observer(CTaskCreationObserver newObserver) {
+  __atomic_store_n(&observer, newObserver, __ATOMIC_RELEASE);
 }
 
 void ctaskcreation_scope_opened(void) { __atomic_add_fetch(&openScopes, 1, __ATOMIC_ACQ_REL); }
@@ -91,22 +103,39 @@ static int keepsItsOwn(TaskOptionRecord *options) {
   return 0;
 }
 
+static const char *nameIn(TaskOptionRecord *options) {
+  for (TaskOptionRecord *record = options; record; record = record->parent) {
+    if ((record->flags & 0xFF) == kindTaskName) return ((TaskNameOptionRecord *)record)->name;
+  }
+  return NULL;
+}
+
+static TaskAndContext observed(TaskAndContext made, TaskOptionRecord *options) {
+  CTaskCreationObserver tell = __atomic_load_n(&observer, __ATOMIC_ACQUIRE);
+  if (tell && made.task) tell(made.task, nameIn(options));
+  return made;
+}
+
 __attribute__((swiftcall)) TaskAndContext swift_task_create(
     size_t flags, TaskOptionRecord *options, const void *resultType, void *entry,
     void *context) {
   TaskCreate create = runtimeCreate();
-  if (__atomic_load_n(&openScopes, __ATOMIC_RELAXED) > 0 && !keepsItsOwn(options)) {
+  if (__atomic_load_n(&openScopes, __ATOMIC_RELAXED) == 0) {
+    return create(flags, options, resultType, entry, context);
+  }
+  if (!keepsItsOwn(options)) {
     CTaskCreationChooser choose = __atomic_load_n(&chooser, __ATOMIC_ACQUIRE);
     TaskExecutorOptionRecord record = {{kindTaskExecutorUnowned, options}, {0, 0}};
     if (choose && choose(&record.executor)) {
-      return create(flags, &record.base, resultType, entry, context);
+      return observed(create(flags, &record.base, resultType, entry, context), options);
     }
   }
-  return create(flags, options, resultType, entry, context);
+  return observed(create(flags, options, resultType, entry, context), options);
 }
 #else
 int ctaskcreation_is_available(void) { return 0; }
 void ctaskcreation_set_chooser(CTaskCreationChooser newChooser) { (void)newChooser; }
+void ctaskcreation_set_observer(CTaskCreationObserver newObserver) { (void)newObserver; }
 void ctaskcreation_scope_opened(void) {}
 void ctaskcreation_scope_closed(void) {}
 #endif

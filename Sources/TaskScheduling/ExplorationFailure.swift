@@ -8,7 +8,9 @@ public struct ExplorationFailure: Error, Sendable, CustomStringConvertible {
   /// Pass it as `replay:` to run exactly this schedule again.
   public let replay: String
   /// The steps of the schedule, in order, as a person reads them: each choice, and each job
-  /// that ran where another was ready too, naming the task and where it resumes.
+  /// by its task, where that task resumes and on which actor; a task entering an actor while
+  /// another is suspended inside it is told so, and runs of steps in the default order away
+  /// from the race are folded into one.
   public let steps: [String]
   /// What went wrong.
   public let reason: String

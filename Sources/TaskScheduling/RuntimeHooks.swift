@@ -96,6 +96,18 @@ enum RuntimeHooks {
     }
   }
 
+  /// The name of the type of the actor whose turn `job` is, when the job points at it
+  /// (`JobKind::DefaultActorSeparate`); read only while the turn is about to run, when the
+  /// actor is alive.
+  static func actorTypeName(ofTurn job: UnownedJob) -> String? {
+    let pointer = UnsafeRawPointer(bitPattern: unsafeBitCast(job, to: UInt.self))!
+    guard jobKind(pointer) == 193, let actor = actor(ofTurn: pointer),
+      let object = UnsafeRawPointer(bitPattern: actor)
+    else { return nil }
+    let metadata = object.load(as: UnsafeRawPointer.self)
+    return _typeName(unsafeBitCast(metadata, to: Any.Type.self), qualified: false)
+  }
+
   /// Whether a task job is an `async let` child, which lives in its parent's memory and is
   /// not reference-counted on its own (`Task_IsAsyncLetTask` among the job's flags).
   static func isAsyncLetTask(_ job: UnsafeRawPointer) -> Bool {

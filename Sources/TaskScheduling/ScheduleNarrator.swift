@@ -1,7 +1,7 @@
 import TaskProviding
 
-/// Tells a schedule as a person reads it: each choice by its label, and each job by its task
-/// and where that task resumes.
+/// Tells a schedule as a person reads it: each choice by its label, and each job by its task,
+/// where that task resumes, and which task it found suspended inside the actor it entered.
 ///
 /// Only the schedule that is reported is narrated, once it has been reduced: reading tasks'
 /// resume points and symbolicating them costs far more than running the schedule. While it
@@ -11,16 +11,29 @@ final class ScheduleNarrator: Sendable {
   private struct JobStep {
     let sequence: Int
     let task: TaskIdentity?
+    /// For an actor's turn, the actor's address and the name of its type.
+    let actor: UInt?
+    let actorName: String?
     /// Whether more than one job was ready, and which was first in enqueue order.
     let decided: Bool
-    let oldest: (sequence: Int, task: TaskIdentity?)
+    let oldest: (sequence: Int, task: TaskIdentity?, actorName: String?)
     /// Where each task known to be parked was to resume as the job began.
     let parked: [TaskIdentity: [CodeFrame]]
+    /// The tasks that ran in it, in the order they came to it, and where each went on.
+    var ran: [TaskIdentity] = []
+    var after: [TaskIdentity: [CodeFrame]] = [:]
   }
 
   private enum Step {
-    case choice(String)
+    case choice(String, aheadOf: Default?)
     case job(JobStep)
+  }
+
+  /// What a step that departs from the default order was taken ahead of: a job (its task,
+  /// or the actor whose turn it is), or an earlier option.
+  enum Default {
+    case job(TaskIdentity?, actorName: String?)
+    case choice(String)
   }
 
   private struct State {
@@ -41,6 +54,8 @@ final class ScheduleNarrator: Sendable {
     var spawnSites: [TaskIdentity: [CodeFrame]] = [:]
     /// Labels the setup gave, asked while each task was pending.
     var labels: [TaskIdentity: String] = [:]
+    /// The job in which each task last ran, by its place among the steps.
+    var lastRan: [TaskIdentity: Int] = [:]
   }
 
   private let state = Locked(State())
@@ -48,6 +63,7 @@ final class ScheduleNarrator: Sendable {
 
   init(taskLabel: @escaping @MainActor (UInt) -> String?) {
     self.taskLabel = taskLabel
+    TaskCreation.startNotingNames()
   }
 
   /// Learns from each job the scope is given: which task it is, which task was running and
@@ -62,6 +78,10 @@ final class ScheduleNarrator: Sendable {
         state.owned.insert(task)
         keep(task, in: &state)
         if let site, state.spawnSites[task] == nil { state.spawnSites[task] = site }
+        // Enqueued, so not running: where it will resume can be read now.
+        if state.retained.contains(task) {
+          state.parked[task] = ResumePoint.frames(ofTask: task.address)
+        }
       }
       // The task running when the job came, if it is the scenario's.
       let by = event.enqueuedBy.flatMap { state.owned.contains($0) ? $0 : nil }
@@ -88,8 +108,9 @@ final class ScheduleNarrator: Sendable {
     state.retained.append(task)
   }
 
-  func choice(_ label: String) {
-    state.withLock { $0.steps.append(.choice(label)) }
+  /// A choice taken; `aheadOf` what the default order would have taken instead.
+  func choice(_ label: String, aheadOf first: Default?) {
+    state.withLock { $0.steps.append(.choice(label, aheadOf: first)) }
   }
 
   /// A job about to run; `decided` when other jobs were ready too, `oldest` first among them.
@@ -106,22 +127,53 @@ final class ScheduleNarrator: Sendable {
       state.steps.append(
         .job(
           JobStep(
-            sequence: job.sequence, task: job.task, decided: decided,
-            oldest: (oldest.sequence, oldest.task), parked: state.parked)))
+            sequence: job.sequence, task: job.task, actor: job.actor,
+            actorName: job.task == nil ? RuntimeHooks.actorTypeName(ofTurn: job.job) : nil,
+            decided: decided,
+            oldest: (
+              oldest.sequence, oldest.task,
+              oldest.task == nil ? RuntimeHooks.actorTypeName(ofTurn: oldest.job) : nil
+            ),
+            parked: state.parked)))
       state.running = (job.sequence, job.task)
     }
   }
 
   /// The job has run: every task that ran in it is parked again (or has ended) and will
   /// resume where its resume function and context now say.
+  ///
+  /// An actor's turn runs tasks the hooks may never see: a task that hops from actor to
+  /// actor enqueues nothing while it runs. A task whose resume point moved during the turn
+  /// ran in it.
   func didRun() {
     state.withLock { state in
-      guard let running = state.running else { return }
+      guard let running = state.running,
+        let index = state.steps.indices.last, case .job(var step) = state.steps[index]
+      else { return }
       state.running = nil
-      let ran = (state.ranInside[running.sequence] ?? []) + [running.task].compactMap { $0 }
-      for task in ran where state.retained.contains(task) {
-        state.parked[task] = ResumePoint.frames(ofTask: task.address)
+      var ran = (state.ranInside[running.sequence] ?? []) + [running.task].compactMap { $0 }
+      if running.task == nil {
+        for task in state.retained where !ran.contains(task) {
+          if let before = step.parked[task], ResumePoint.frames(ofTask: task.address) != before {
+            ran.append(task)
+          }
+        }
+        // An actor runs the tasks waiting on it in the order they came.
+        ran.sort {
+          (state.lastRan[$0] ?? -1, state.numbers[$0] ?? 0) < (
+            state.lastRan[$1] ?? -1, state.numbers[$1] ?? 0
+          )
+        }
       }
+      for task in ran {
+        state.lastRan[task] = index
+        guard state.retained.contains(task) else { continue }
+        let frames = ResumePoint.frames(ofTask: task.address)
+        state.parked[task] = frames
+        step.after[task] = frames
+      }
+      step.ran = ran
+      state.steps[index] = .job(step)
     }
   }
 
@@ -131,125 +183,256 @@ final class ScheduleNarrator: Sendable {
       defer { state.retained = [] }
       return state.retained
     }
+    TaskCreation.stopNotingNames(of: Array(state.withLock { $0.owned }).map(\.address))
     for task in retained {
       Unmanaged<AnyObject>.fromOpaque(UnsafeRawPointer(bitPattern: task.address)!).release()
     }
   }
 
-  /// The steps, told. The scenario's own jobs are left out unless the order among ready jobs
-  /// was chosen there: they are the test's code, which the reader has in front of them.
+  /// The steps, told: each choice, and each job by the task it ran and where that task went
+  /// on. When a schedule departs from the default order, or a task enters an actor while
+  /// another is suspended inside it, runs of steps around those that only repeat the default
+  /// order are told as one line, so the race reads in a few.
   @MainActor
   func steps() -> [String] {
-    let state = state.withLock { $0 }
-    // Where each task was spawned, and which of the tasks spawned there it was.
-    var sites: [TaskIdentity: String] = [:]
-    var spawnedAt: [String: [TaskIdentity]] = [:]
-    // Every address this narration names, symbolicated at once.
-    var everyFrame = Array(state.spawnSites.values.joined())
-    for case .job(let job) in state.steps { everyFrame += job.parked.values.joined() }
-    Symbolicator.shared.prepare(everyFrame)
-    for (task, _) in state.numbers.sorted(by: { $0.value < $1.value }) {
-      guard let frames = state.spawnSites[task],
-        let place = Symbolicator.shared.firstProgramSymbol(in: frames)?.place
-      else { continue }
-      sites[task] = place
-      spawnedAt[place, default: []].append(task)
+    var state = state.withLock { $0 }
+    // Noted as each was created, which is after its first job was enqueued.
+    for task in state.owned where state.names[task] == nil {
+      state.names[task] = TaskCreation.name(ofTask: task.address)
     }
-    // Tasks spawned through the scenario's provider by its label ("task #2 'tap'"), others
-    // by their name, else by where they were spawned ("the second task spawned at
-    // Search.swift:35"), else by the order they were first seen in.
-    func name(_ task: TaskIdentity?) -> String {
-      guard let task else { return "an actor's turn" }
+    var everyFrame = Array(state.spawnSites.values.joined())
+    for case .job(let job) in state.steps {
+      everyFrame += job.parked.values.joined()
+      everyFrame += job.after.values.joined()
+    }
+    Symbolicator.shared.prepare(everyFrame)
+    var teller = StoryTeller(state: state)
+    for step in state.steps {
+      switch step {
+      case .choice(let label, let first): teller.choose(label, aheadOf: first)
+      case .job(let job): teller.tell(job)
+      }
+    }
+    return teller.story()
+  }
+
+  /// Tells the steps one by one, keeping what it learns on the way: which tasks have started
+  /// and which have entered which actor.
+  private struct StoryTeller {
+    private struct Line {
+      enum Weight {
+        /// A choice, a departure from the default order, or a task entering an actor while
+        /// another is suspended in it: what the race is made of.
+        case matters
+        /// A task starting: who takes part.
+        case context
+        /// A task going on in the default order.
+        case quiet
+      }
+      let text: String
+      let weight: Weight
+    }
+
+    let state: State
+    private var sites: [TaskIdentity: String] = [:]
+    private var spawnedAt: [String: [TaskIdentity]] = [:]
+    private var started = Set<TaskIdentity>()
+    /// The tasks inside each actor, by the actor's address: each has entered one of the
+    /// actor's methods and not yet returned from it.
+    private var entered: [UInt: Set<TaskIdentity>] = [:]
+    private var lines: [Line] = []
+    /// Jobs of one task in a row, with nothing between them, are one stretch of that task:
+    /// told as one step, from where it resumed to where it went on.
+    private var stretch: (task: TaskIdentity, line: String, last: String?)?
+
+    init(state: State) {
+      self.state = state
+      for (task, _) in state.numbers.sorted(by: { $0.value < $1.value }) {
+        guard let frames = state.spawnSites[task],
+          let place = Symbolicator.shared.firstProgramSymbol(in: frames)?.place
+        else { continue }
+        sites[task] = place
+        spawnedAt[place, default: []].append(task)
+      }
+    }
+
+    /// The scenario's own task as "the scenario"; tasks spawned through its provider by
+    /// their label ("task #2 'tap'"); others by their name, else by where they were spawned
+    /// ("the second task spawned at Search.swift:35"), else by when they were first seen.
+    func name(_ task: TaskIdentity?, turnOf actorName: String? = nil) -> String {
+      guard let task else { return actorName.map { "\($0)'s turn" } ?? "an actor's turn" }
       if task == state.root { return "the scenario" }
       if let label = state.labels[task] { return label }
       if let name = state.names[task] { return "task '\(name)'" }
       if let place = sites[task], let siblings = spawnedAt[place],
         let position = siblings.firstIndex(of: task)
       {
-        let which = siblings.count == 1 ? "the task" : "the \(Self.ordinal(position + 1)) task"
+        let which = siblings.count == 1 ? "the task" : "the \(ordinal(position + 1)) task"
         return "\(which) spawned at \(place)"
       }
       return "unnamed task" + (state.numbers[task].map { " #\($0)" } ?? "")
     }
+
+    func symbol(_ frames: [CodeFrame]?) -> CodeSymbol? {
+      frames.flatMap { Symbolicator.shared.firstProgramSymbol(in: $0) }
+    }
+
     func place(_ frames: [CodeFrame]?) -> String? {
-      guard let frames, let point = Symbolicator.shared.firstProgramSymbol(in: frames) else {
-        return nil
-      }
-      return " in \(point.function)" + (point.place.map { " at \($0)" } ?? "")
+      symbol(frames).map { " in \($0.function)" + ($0.place.map { " at \($0)" } ?? "") }
     }
-    var started = Set<TaskIdentity>()
-    var told: [String] = []
-    // Jobs of one task in a row, with nothing between them, are one stretch of that task:
-    // told as one step, from where it resumed to where it went on. Choices are kept as they
-    // are: two actions of the same name are two steps.
-    var stretch: (task: TaskIdentity, line: String, last: String?)?
-    func endStretch() {
-      guard let current = stretch else { return }
-      if let last = current.last, !current.line.hasSuffix(last) {
-        told.append(current.line + ", then" + last)
-      } else {
-        told.append(current.line)
+
+    mutating func choose(_ label: String, aheadOf first: Default?) {
+      endStretch()
+      switch first {
+      case .job(let task, let actorName)?:
+        lines.append(
+          Line(text: label + " (ahead of \(name(task, turnOf: actorName)))", weight: .matters))
+      case .choice(let option)?:
+        lines.append(Line(text: label + " (ahead of \(option))", weight: .matters))
+      case nil:
+        lines.append(Line(text: label, weight: .matters))
       }
-      stretch = nil
     }
-    func tell(job line: String, of task: TaskIdentity? = nil, at resumed: String? = nil) {
-      if let task, let current = stretch, current.task == task, !line.contains(" (ahead of ") {
+
+    mutating func tell(_ job: JobStep) {
+      let departs = job.decided && job.sequence != job.oldest.sequence
+      let mark = departs ? " (ahead of \(name(job.oldest.task, turnOf: job.oldest.actorName)))" : ""
+      guard let task = job.task else {
+        tellTurn(job, departs: departs, mark: mark)
+        return
+      }
+      // A task's first job is its start, told by the choice that started it when it was
+      // held by the provider; a job that resumes only the toolkit's plumbing (a held task's
+      // gate, a controlled call) is left out unless its order was chosen.
+      if started.insert(task).inserted {
+        // The scenario's start is the test's first line.
+        if state.labels[task] == nil, task != state.root || departs {
+          add("\(name(task)) starts" + mark, weight: departs ? .matters : .context)
+        }
+      } else if let resumed = place(job.parked[task]) {
+        add(
+          "\(name(task)) resumes" + resumed + mark, weight: departs ? .matters : .quiet, of: task,
+          at: resumed)
+      } else if departs {
+        add("\(name(task)) resumes" + mark, weight: .matters)
+      }
+    }
+
+    /// An actor's turn: each task it ran, in the order they came to it, where each was
+    /// parked, and who was suspended inside the actor as it entered.
+    private mutating func tellTurn(_ job: JobStep, departs: Bool, mark: String) {
+      guard !job.ran.isEmpty else {
+        if departs { add("an actor runs its next task" + mark, weight: .matters) }
+        return
+      }
+      var now = job.parked
+      let actor = job.actorName ?? "an actor"
+      var inside = job.actor.flatMap { entered[$0] } ?? []
+      for (position, task) in job.ran.enumerated() {
+        let verb = started.insert(task).inserted ? "starts" : "resumes"
+        let lead = position == 0 ? mark : ""
+        // A task entering an actor (not resuming inside it after an await of its own) while
+        // another is suspended inside it: the reentrancy a race is made of.
+        let suspended =
+          inside.contains(task)
+          ? nil
+          : inside.sorted { state.numbers[$0, default: 0] < state.numbers[$1, default: 0] }
+            .first { other in other != task && isInside(job.actorName, now[other]) }
+        if let suspended, let place = place(now[suspended]) {
+          add(
+            "\(name(task)) enters \(actor)" + lead + " while \(name(suspended)) is suspended"
+              + place, weight: .matters)
+        } else {
+          add(
+            "\(name(task)) \(verb)" + (place(job.parked[task]) ?? "") + " on \(actor)" + lead,
+            weight: departs && position == 0 ? .matters : .quiet)
+        }
+        if let after = job.after[task] { now[task] = after }
+        // Inside until none of its frames is a method of the actor's.
+        if isInside(job.actorName, now[task]) {
+          inside.insert(task)
+        } else {
+          inside.remove(task)
+        }
+      }
+      if let address = job.actor { entered[address] = inside }
+    }
+
+    /// Whether any of `frames` is a method of the type named `type`.
+    private func isInside(_ type: String?, _ frames: [CodeFrame]?) -> Bool {
+      guard let type, let frames else { return false }
+      return Symbolicator.shared.programFunctions(in: frames).contains {
+        Self.typeName(of: $0) == type
+      }
+    }
+
+    private mutating func add(
+      _ text: String, weight: Line.Weight, of task: TaskIdentity? = nil, at resumed: String? = nil
+    ) {
+      if let task, weight == .quiet, let current = stretch, current.task == task {
         stretch?.last = resumed
         return
       }
       endStretch()
-      if let task {
-        stretch = (task, line, resumed)
+      if let task, weight == .quiet {
+        stretch = (task, text, resumed)
       } else {
-        told.append(line)
+        lines.append(Line(text: text, weight: weight))
       }
     }
-    for step in state.steps {
-      switch step {
-      case .choice(let label):
-        endStretch()
-        told.append(label)
-      case .job(let job):
-        let departs = job.decided && job.sequence != job.oldest.sequence
-        if job.task == state.root, !departs { continue }
-        let mark =
-          departs ? " (ahead of \(name(job.oldest.task)))" : ""
-        if let task = job.task {
-          // A task's first job is its start, told by the choice that started it when it was
-          // held by the provider; a job that resumes only the toolkit's plumbing (a held
-          // task's gate, a controlled call) is left out unless its order was chosen.
-          if started.insert(task).inserted {
-            if state.labels[task] == nil { tell(job: "\(name(task)) starts" + mark) }
-          } else if let resumed = place(job.parked[task]) {
-            tell(job: "\(name(task)) resumes" + resumed + mark, of: task, at: resumed)
-          } else if departs {
-            tell(job: "\(name(task)) resumes" + mark)
-          }
-          continue
-        }
-        // An actor's turn: each task it ran, in turn, where it was parked.
-        let ran = (state.ranInside[job.sequence] ?? []).filter { $0 != state.root }
-        if ran.isEmpty {
-          if departs || state.ranInside[job.sequence] == nil {
-            tell(job: "an actor runs its next task" + mark)
-          }
-          continue
-        }
-        for (position, task) in ran.enumerated() {
-          let verb = started.insert(task).inserted ? "starts" : "resumes"
-          tell(
-            job:
-              "\(name(task)) \(verb)" + (place(job.parked[task]) ?? "") + " on an actor"
-              + (position == 0 ? mark : ""))
-        }
-      }
-    }
-    endStretch()
-    return told
-  }
 
-  private static func ordinal(_ number: Int) -> String {
-    let words = ["first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth"]
-    return number <= words.count ? words[number - 1] : "\(number)th"
+    private mutating func endStretch() {
+      guard let current = stretch else { return }
+      if let last = current.last, !current.line.hasSuffix(last) {
+        lines.append(Line(text: current.line + ", then" + last, weight: .quiet))
+      } else {
+        lines.append(Line(text: current.line, weight: .quiet))
+      }
+      stretch = nil
+    }
+
+    /// The lines; where some matter, each run of three or more that only go on in the default
+    /// order is one line.
+    mutating func story() -> [String] {
+      endStretch()
+      guard lines.contains(where: { $0.weight == .matters }) else { return lines.map(\.text) }
+      var told: [String] = []
+      var quiet: [String] = []
+      func flush() {
+        if quiet.count > 2 {
+          told.append("… \(quiet.count) steps in the default order")
+        } else {
+          told += quiet
+        }
+        quiet = []
+      }
+      for line in lines {
+        if line.weight == .quiet {
+          quiet.append(line.text)
+        } else {
+          flush()
+          told.append(line.text)
+        }
+      }
+      flush()
+      return told
+    }
+
+    /// `ImageCache` for `ImageCache.image(_:)`: the type an instance method belongs to; `nil`
+    /// for a closure, a static method (not the actor's) or a function of no type.
+    static func typeName(of function: String) -> String? {
+      let name = Substring(function)
+      guard !name.hasPrefix("a closure"), !name.hasPrefix("static "),
+        let paren = name.firstIndex(of: "(")
+      else { return nil }
+      let path = name[..<paren]
+      guard let dot = path.lastIndex(of: ".") else { return nil }
+      return String(path[..<dot])
+    }
+
+    private func ordinal(_ number: Int) -> String {
+      let words = ["first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth"]
+      return number <= words.count ? words[number - 1] : "\(number)th"
+    }
   }
 }

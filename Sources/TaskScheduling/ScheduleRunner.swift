@@ -144,7 +144,15 @@ struct ScheduleRunner {
       }
       let choice = choices[pick - runnable.count]
       steps += 1
-      narrator?.choice(choice.label)
+      if let narrator {
+        // Taken ahead of a ready job, or of an earlier option: a departure from the default.
+        if let first = runnable.first {
+          let actorName = first.task == nil ? RuntimeHooks.actorTypeName(ofTurn: first.job) : nil
+          narrator.choice(choice.label, aheadOf: .job(first.task, actorName: actorName))
+        } else {
+          narrator.choice(choice.label, aheadOf: pick > 0 ? .choice(choices[0].label) : nil)
+        }
+      }
       scope.adopting { choice.apply() }
     }
   }

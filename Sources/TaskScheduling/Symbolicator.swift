@@ -77,6 +77,16 @@ final class Symbolicator: Sendable {
     return CodeSymbol(function: name.function, place: place, isProgramCode: true)
   }
 
+  /// The functions of `frames` that are the program's own code, innermost first.
+  func programFunctions(in frames: [CodeFrame]) -> [String] {
+    prepare(frames)
+    return cache.withLock { cache in
+      frames.compactMap { frame in
+        (cache.names[frame] ?? nil).flatMap { $0.isProgramCode ? $0.function : nil }
+      }
+    }
+  }
+
   /// The module a mangled Swift name belongs to: `$s20TaskProvidingTesting…` is in
   /// `TaskProvidingTesting`.
   static func module(ofMangled name: String) -> Substring? {

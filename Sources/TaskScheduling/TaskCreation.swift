@@ -1,4 +1,5 @@
 import CTaskCreation
+import TaskProviding
 
 /// Gives every task a scope's code creates the scope's task executor as its preference, where
 /// task creation can be watched (Linux: see `Modules/CTaskCreation`).
@@ -20,6 +21,46 @@ enum TaskCreation {
     }
     return true
   }()
+
+  /// The names given to tasks a scope's code created while a schedule was being told, by
+  /// address: a task's name can be read only while it runs, and a task that hops from actor
+  /// to actor is never seen running by the scope's hooks.
+  private static let told = Locked<(narrators: Int, names: [UInt: String])>((0, [:]))
+
+  /// Starts noting the names of the tasks scopes' code creates, until ``stopNotingNames(of:)``.
+  static func startNotingNames() {
+    guard isWatched else { return }
+    let first = told.withLock { told in
+      told.narrators += 1
+      return told.narrators == 1
+    }
+    guard first else { return }
+    ctaskcreation_set_observer { task, name in
+      guard JobRouter.shared.ownsCurrentContext() else { return }
+      let address = UInt(bitPattern: task)
+      // A task with no name may take a freed one's address: it forgets that one's name.
+      let name = name.map { String(cString: $0) }
+      TaskCreation.told.withLock { $0.names[address] = name }
+    }
+  }
+
+  /// The name a task created by a scope's code was given, if it was noted.
+  static func name(ofTask address: UInt) -> String? {
+    told.withLock { $0.names[address] }
+  }
+
+  /// Stops noting names for one narrator, forgetting those of `tasks`.
+  static func stopNotingNames(of tasks: [UInt]) {
+    guard isWatched else { return }
+    told.withLock { told in
+      for task in tasks { told.names[task] = nil }
+      told.narrators -= 1
+      if told.narrators == 0 {
+        ctaskcreation_set_observer(nil)
+        told.names = [:]
+      }
+    }
+  }
 
   static func scopeOpened() {
     guard isWatched else { return }
