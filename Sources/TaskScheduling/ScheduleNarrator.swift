@@ -241,13 +241,17 @@ final class ScheduleNarrator: Sendable {
     /// actor's methods and not yet returned from it.
     private var entered: [UInt: Set<TaskIdentity>] = [:]
     private var lines: [Line] = []
+    /// A mark for each frame whose line a step will tell, by the frame.
+    private var lineMarks: [CodeFrame: Int] = [:]
     /// Jobs of one task in a row, with nothing between them, are one stretch of that task:
     /// told as one step, from where it resumed to where it went on.
     private var stretch: (task: TaskIdentity, line: String, last: String?)?
 
     init(state: State) {
       self.state = state
-      for (task, _) in state.numbers.sorted(by: { $0.value < $1.value }) {
+      // Only a task with no other name is named by where it was spawned: read only those.
+      for (task, _) in state.numbers.sorted(by: { $0.value < $1.value })
+      where task != state.root && state.labels[task] == nil && state.names[task] == nil {
         guard let frames = state.spawnSites[task],
           let place = Symbolicator.shared.firstProgramSymbol(in: frames)?.place
         else { continue }
@@ -273,13 +277,21 @@ final class ScheduleNarrator: Sendable {
       return "unnamed task" + (state.numbers[task].map { " #\($0)" } ?? "")
     }
 
-    func symbol(_ frames: [CodeFrame]?) -> CodeSymbol? {
-      frames.flatMap { Symbolicator.shared.firstProgramSymbol(in: $0) }
+    /// Where `frames` go on: " in ImageCache.image(_:)" and a mark for its line, which is
+    /// read only if the step is told (see ``story()``).
+    mutating func place(_ frames: [CodeFrame]?) -> String? {
+      guard let frames, let (frame, function) = Symbolicator.shared.firstProgramFunction(in: frames)
+      else { return nil }
+      let index =
+        lineMarks[frame]
+        ?? {
+          lineMarks[frame] = lineMarks.count
+          return lineMarks.count - 1
+        }()
+      return " in \(function)" + Self.mark(index)
     }
 
-    func place(_ frames: [CodeFrame]?) -> String? {
-      symbol(frames).map { " in \($0.function)" + ($0.place.map { " at \($0)" } ?? "") }
-    }
+    private static func mark(_ index: Int) -> String { "\u{1}\(index)\u{1}" }
 
     mutating func choose(_ label: String, aheadOf first: Default?) {
       endStretch()
@@ -395,7 +407,9 @@ final class ScheduleNarrator: Sendable {
     /// order is one line.
     mutating func story() -> [String] {
       endStretch()
-      guard lines.contains(where: { $0.weight == .matters }) else { return lines.map(\.text) }
+      guard lines.contains(where: { $0.weight == .matters }) else {
+        return lines.map { resolve($0.text) }
+      }
       var told: [String] = []
       var quiet: [String] = []
       func flush() {
@@ -415,7 +429,22 @@ final class ScheduleNarrator: Sendable {
         }
       }
       flush()
-      return told
+      return told.map(resolve)
+    }
+
+    /// A told step with the line of each frame it names, read now: only for the steps that
+    /// are told, not those folded away.
+    private func resolve(_ text: String) -> String {
+      guard text.contains("\u{1}") else { return text }
+      let frames = Dictionary(uniqueKeysWithValues: lineMarks.map { ($0.value, $0.key) })
+      let pieces = text.split(separator: "\u{1}", omittingEmptySubsequences: false)
+      // Every other piece is a mark's index.
+      return pieces.enumerated().map { position, piece in
+        guard position % 2 == 1, let index = Int(piece), let frame = frames[index] else {
+          return String(piece)
+        }
+        return Symbolicator.shared.place(of: frame).map { " at \($0)" } ?? ""
+      }.joined()
     }
 
     /// `ImageCache` for `ImageCache.image(_:)`: the type an instance method belongs to; `nil`

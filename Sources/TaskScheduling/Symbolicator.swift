@@ -61,20 +61,26 @@ final class Symbolicator: Sendable {
 
   /// The first of `frames` that is the program's own code, with its source line.
   func firstProgramSymbol(in frames: [CodeFrame]) -> CodeSymbol? {
+    guard let (frame, function) = firstProgramFunction(in: frames) else { return nil }
+    return CodeSymbol(function: function, place: place(of: frame), isProgramCode: true)
+  }
+
+  /// The first of `frames` that is the program's own code, and its function, without its
+  /// source line: a line costs milliseconds to read.
+  func firstProgramFunction(in frames: [CodeFrame]) -> (frame: CodeFrame, function: String)? {
     prepare(frames)
     let named = cache.withLock { cache in frames.map { (frame: $0, name: cache.names[$0] ?? nil) } }
-    guard let (frame, name) = named.first(where: { $0.name?.isProgramCode == true }),
-      let name
+    guard let (frame, name) = named.first(where: { $0.name?.isProgramCode == true }), let name
     else { return nil }
-    let known = cache.withLock { $0.places[frame] }
-    let place: String?
-    if let known {
-      place = known
-    } else {
-      place = Self.place(of: frame)
-      cache.withLock { $0.places[frame] = .some(place) }
-    }
-    return CodeSymbol(function: name.function, place: place, isProgramCode: true)
+    return (frame, name.function)
+  }
+
+  /// The source line of `frame` (`ImageCache.swift:12`), read once.
+  func place(of frame: CodeFrame) -> String? {
+    if let known = cache.withLock({ $0.places[frame] }) { return known }
+    let place = Self.place(of: frame)
+    cache.withLock { $0.places[frame] = .some(place) }
+    return place
   }
 
   /// The functions of `frames` that are the program's own code, innermost first.
