@@ -127,14 +127,18 @@ public func explore(
 }
 
 /// ``explore(_:replay:outsideWait:fileID:filePath:line:column:_:)``, reporting at `site`,
-/// with the bound on one job's run that ends the test run (``JobWatchdog``) given.
+/// with the bound on one job's run that ends the test run (``JobWatchdog``) given, and the
+/// exhaustive search's sleep sets off where `reduces` is false (to measure what they save).
 @MainActor @discardableResult
 package func exploring(
   _ strategy: ExplorationStrategy, replay: String? = nil, outsideWait: Duration? = nil,
-  jobBound: Duration? = nil, at site: CallSite,
+  jobBound: Duration? = nil, reduces: Bool = true, at site: CallSite,
   _ scenario: @escaping @MainActor (Exploration) async throws -> Void
 ) -> ExplorationReport {
-  let explorer = Explorer(strategy: strategy, outsideWait: outsideWait, jobBound: jobBound) {
+  let explorer = Explorer(
+    strategy: strategy, outsideWait: outsideWait, jobBound: jobBound, reduces: reduces,
+    site: site
+  ) {
     ExplorationSchedule.setup(scenario)
   }
   let report = explorer.run(replay: replay)

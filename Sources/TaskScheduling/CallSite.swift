@@ -31,6 +31,14 @@ package struct CallSite: Sendable {
     return TaskSourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
   }
 
+  /// The place as a person reads it: `NumberFactTests/ModelTests.swift:42`.
+  package var description: String {
+    switch place {
+    case .source(let fileID, _, let line, _): "\(fileID):\(line)"
+    case .test(let location): "\(location.fileID):\(location.line)"
+    }
+  }
+
   /// Reports `message` as an issue at this place.
   package func report(_ message: String) {
     switch place {

@@ -4,16 +4,22 @@
 package struct Explorer {
   private let strategy: ExplorationStrategy
   private let runner: ScheduleRunner
+  /// Whether the exhaustive search keeps sleep sets; off only to measure what they save.
+  private let reduces: Bool
 
   /// An explorer of the scenario `makeSetup` builds, once per schedule.
   package init(
     strategy: ExplorationStrategy, outsideWait: Duration?, jobBound: Duration? = nil,
+    reduces: Bool = true, site: CallSite? = nil,
     makeSetup: @escaping @MainActor () -> ScheduleSetup
   ) {
     self.strategy = strategy
+    self.reduces = reduces
     self.runner = ScheduleRunner(
       makeSetup: makeSetup, outsideWait: outsideWait,
-      watchdog: JobWatchdog(bound: jobBound ?? FailureBoundScale.scaled(JobWatchdog.bound)),
+      watchdog: JobWatchdog(
+        bound: jobBound ?? FailureBoundScale.scaled(JobWatchdog.bound),
+        scope: "explore(\(strategy))" + (site.map { " at \($0.description)" } ?? "")),
       strategy: strategy.description)
   }
 
@@ -55,7 +61,7 @@ package struct Explorer {
       var prefix: [Int] = []
       var cutThisRound = false
       while true {
-        var decider = ExhaustiveSearch.Follower(prefix: prefix)
+        var decider = ExhaustiveSearch.Follower(prefix: prefix, reduces: reduces)
         let run = runner.run(&decider)
         // Schedules with fewer departures ran in an earlier round; a failure among them
         // would have ended it, unless the scenario does not run the same way twice. A

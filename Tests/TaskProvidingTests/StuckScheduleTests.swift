@@ -75,7 +75,30 @@ import Testing
       let text = String(decoding: result.standardErrorContent, as: UTF8.self)
       #expect(text.contains("did not return within"))
       #expect(text.contains("replays as"))
-      #expect(text.contains("exhaustive"))
+      #expect(text.contains("explore(exhaustive"))
+      #expect(text.contains("StuckScheduleTests.swift:"))
+    }
+  }
+
+  /// The same under the serial scheduler, whose timeout is seen only between jobs: a job that
+  /// blocks forever ends the run past the timeout, naming the call and the job's task.
+  @Test func aSerialSchedulerJobThatNeverReturnsEndsTheRunWithAReport() async {
+    await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+      await MainActor.run {
+        _ = try? withSerialScheduler(timeout: .milliseconds(300)) {
+          let lock = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+          pthread_mutex_init(lock, nil)
+          _ = pthread_mutex_lock(lock)
+          await Task.detached(name: "blocked") {
+            _ = pthread_mutex_lock(lock)  // never given back: this job blocks its thread
+          }.value
+        }
+      }
+    }.map { result in
+      let text = String(decoding: result.standardErrorContent, as: UTF8.self)
+      #expect(text.contains("A job of withSerialScheduler at"))
+      #expect(text.contains("StuckScheduleTests.swift:"))
+      #expect(text.contains("did not return within"))
     }
   }
 }
