@@ -33,7 +33,14 @@ final class JobRouter: Sendable {
       /// Once closed, a job that was on its way here goes to the runtime instead.
       var isClosed = false
       /// Sleeps of the scope's tasks that have not ended yet: each brings a job when it does.
+      /// Only sleeps that keep real time count: those of a task that started on the scope's
+      /// executor while no scope was open to take it.
       var pendingSleeps = 0
+      /// The scope's virtual time: how far it has moved since the scope opened.
+      var now = Duration.zero
+      /// Sleeps of the scope's tasks, each ended by a job, on the scope's virtual time.
+      var timers: [ScopeTimer] = []
+      var nextTimer = 0
       /// Jobs that came from a thread outside the scope (a callback, a dispatch queue), other
       /// than a sleep's end: the scope's work has something outside it that can wake it.
       var outsideArrivals = 0
@@ -122,13 +129,23 @@ final class JobRouter: Sendable {
       }
       return (registry.open.isEmpty, (registry.previousGlobal, registry.previousMain))
     }
-    let leftovers = queue.state.withLock { state -> [ReadyJob] in
+    let (leftovers, timers, now) = queue.state.withLock {
+      state -> ([ReadyJob], [ScopeTimer], Duration) in
       state.isClosed = true
       defer {
         state.jobs = []
         state.head = 0
+        state.timers = []
       }
-      return Array(state.jobs[state.head...])
+      return (Array(state.jobs[state.head...]), state.timers, state.now)
+    }
+    // A sleep still under way when its scope ends goes on in real time for what is left of
+    // it: it ends neither early nor never.
+    for timer in timers {
+      let left = max(timer.deadline - now, .zero).dispatchNanoseconds
+      DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(left)) {
+        Self.forward(timer.job, .pool)
+      }
     }
     DriverContext.leave()
     TaskCreation.scopeClosed()
@@ -252,11 +269,19 @@ final class JobRouter: Sendable {
     }
   }
 
-  /// Holds `job` until `delay` has passed in real time, then routes it: a sleep of a task
-  /// that prefers a scope's executor. The scope that owns the sleeping task counts the sleep
-  /// until it ends, so it knows a job is still to come.
+  /// Holds `job`, the end of a sleep of a task that prefers a scope's executor, until `delay`
+  /// has passed: on the scope's virtual time if a scope owns the task (see
+  /// ``wakeEarliestTimer(_:)``), else in real time.
   func schedule(_ job: UnownedJob, after delay: Duration) {
     let owner = owningQueue()
+    let timed = owner?.state.withLock { state -> Bool in
+      guard !state.isClosed else { return false }
+      state.timers.append(
+        ScopeTimer(deadline: state.now + max(delay, .zero), sequence: state.nextTimer, job: job))
+      state.nextTimer += 1
+      return true
+    }
+    if timed == true { return }
     owner?.state.withLock { $0.pendingSleeps += 1 }
     let nanoseconds = max(delay, .zero).dispatchNanoseconds
     DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(nanoseconds)) {
@@ -284,6 +309,38 @@ final class JobRouter: Sendable {
         registry.open.contains(ObjectIdentifier(known.queue))
       else { return nil }
       return known.queue
+    }
+  }
+
+  /// Moves `queue`'s virtual time to its earliest sleep's end (ties in the order the sleeps
+  /// began) and queues the job that ends it. Returns `false` when no sleep is under way.
+  func wakeEarliestTimer(_ queue: Queue) -> Bool {
+    let timer = queue.state.withLock { state -> ScopeTimer? in
+      guard let index = Self.earliest(state.timers) else { return nil }
+      let timer = state.timers.remove(at: index)
+      state.now = max(state.now, timer.deadline)
+      return timer
+    }
+    guard let timer else { return false }
+    adopting(queue) {
+      if case .foreign = route(timer.job, .pool, fromSleep: true) {
+        Self.forward(timer.job, .pool)
+      }
+    }
+    return true
+  }
+
+  /// Where `queue`'s virtual time stands, and when its earliest sleep ends, if one is under
+  /// way.
+  func virtualTime(_ queue: Queue) -> (now: Duration, nextDeadline: Duration?) {
+    queue.state.withLock { state in
+      (state.now, Self.earliest(state.timers).map { state.timers[$0].deadline })
+    }
+  }
+
+  private static func earliest(_ timers: [ScopeTimer]) -> Int? {
+    timers.indices.min {
+      (timers[$0].deadline, timers[$0].sequence) < (timers[$1].deadline, timers[$1].sequence)
     }
   }
 
@@ -413,6 +470,14 @@ final class JobRouter: Sendable {
   func isMainActorThread() -> Bool {
     DriverContext.current?.isOnMainActor ?? false
   }
+}
+
+/// A sleep of a scope's task on the scope's virtual time: the job that ends it, and when.
+struct ScopeTimer: Sendable {
+  let deadline: Duration
+  /// Its place among the scope's sleeps, in the order they began: ties end in that order.
+  let sequence: Int
+  let job: UnownedJob
 }
 
 /// A job a scope owns, waiting to run.

@@ -62,27 +62,49 @@ final class JobScope: Sendable {
 
   /// Runs jobs, each chosen by `order`, until `ended` holds or `deadline` passes; returns
   /// whether `ended` holds. While it waits for a job from another thread (a timer, a
-  /// callback), it sleeps. It stops early, returning `true`, after `limit` jobs.
+  /// callback), it sleeps. It stops early, returning `true`, after `limit` jobs. `watchdog`,
+  /// if given, is told of each job as it begins and ends.
   func drain(
     until deadline: ContinuousClock.Instant, ended: () -> Bool, order: inout JobPicker,
-    jobsRun: inout Int, stopAfter limit: Int = .max
+    jobsRun: inout Int, stopAfter limit: Int = .max, watchdog: JobWatchdog? = nil
   ) -> Bool {
     var ranHere = 0
     while true {
       // Only a job this loop runs can end the body, so checking between jobs is enough.
       if ended() { return true }
       if JobRouter.shared.runNext(
-        queue, sleepIfEmpty: true, pick: { order.pick(from: $0, after: $1) })
+        queue, sleepIfEmpty: false,
+        pick: { jobs, head in
+          let index = order.pick(from: jobs, after: head)
+          if let watchdog, index < jobs.count {
+            let job = jobs[index]
+            watchdog.begin { JobWatchdog.describe(job) }
+          }
+          return index
+        })
       {
+        watchdog?.end()
         jobsRun += 1
         ranHere += 1
         if ranHere >= limit { return true }
         continue
       }
+      // No job is ready: the scope's time moves to its earliest sleep's end.
+      if JobRouter.shared.wakeEarliestTimer(queue) { continue }
+      guard JobRouter.shared.sleepIfIdle(queue) else { continue }
       if !JobRouter.shared.sleep(queue, until: deadline), ContinuousClock.now >= deadline {
         return ended()
       }
     }
+  }
+
+  /// Moves the scope's virtual time to its earliest sleep's end and queues the job that ends
+  /// it; `false` when no sleep of its tasks is under way.
+  func wakeEarliestTimer() -> Bool { JobRouter.shared.wakeEarliestTimer(queue) }
+
+  /// Where the scope's virtual time stands, and when its earliest sleep ends.
+  var virtualTime: (now: Duration, nextDeadline: Duration?) {
+    JobRouter.shared.virtualTime(queue)
   }
 
   /// Sleeps of the scope's tasks not yet ended, each of which will bring a job.

@@ -94,6 +94,16 @@ struct ScheduleRunner {
         // Time passes only when nothing else can happen.
         choices.removeAll { $0.kind == .time }
       } else {
+        // A sleep of the scenario's tasks ends on the scope's virtual time: an option beside
+        // an answer or an action, which may come before it or after it.
+        let time = scope.virtualTime
+        if let deadline = time.nextDeadline {
+          choices.append(
+            ScheduleChoice(
+              kind: .time, key: "sleeps",
+              label: "time reaches \(deadline), ending a sleep",
+              apply: { _ = scope.wakeEarliestTimer() }))
+        }
         switch check(setup, choices: choices, after: steps, scope: scope) {
         case .goOn: break
         case .wait: continue
@@ -120,8 +130,8 @@ struct ScheduleRunner {
       if pick < runnable.count {
         narrator?.job(runnable[pick], oldest: runnable[0], decided: count > 1)
         if let watchdog {
-          let (job, departures, strategy) = (runnable[pick], run.departures, strategy)
-          watchdog.begin { Self.describe(job, after: departures, strategy: strategy) }
+          let (job, departures) = (runnable[pick], run.departures)
+          watchdog.begin { Self.describe(job, after: departures) }
         }
         scope.run(runnable[pick])
         watchdog?.end()
@@ -233,20 +243,12 @@ struct ScheduleRunner {
     return .end(nil)
   }
 
-  /// A job that did not return, as the watchdog reports it: the strategy, the replay string
-  /// of the schedule up to it, and the task it runs with where that task resumed.
+  /// A job that did not return, as the watchdog reports it: the task it runs with where
+  /// that task resumed, and the replay string of the schedule up to it.
   nonisolated private static func describe(
-    _ job: ReadyJob, after departures: [ReplayString.Departure], strategy: String
+    _ job: ReadyJob, after departures: [ReplayString.Departure]
   ) -> String {
-    var what = "an actor's turn"
-    if let task = job.task {
-      what = "a job of the task at 0x\(String(task.address, radix: 16))"
-      let frames = ResumePoint.frames(ofTask: task.address)
-      if let point = Symbolicator.shared.firstProgramSymbol(in: frames) {
-        what += ", which resumed in \(point.function)" + (point.place.map { " at \($0)" } ?? "")
-      }
-    }
-    return "\(what), in a schedule of \(strategy) that replays as "
+    "\(JobWatchdog.describe(job)), in a schedule that replays as "
       + "\"\(ReplayString.encode(departures))\" up to it"
   }
 

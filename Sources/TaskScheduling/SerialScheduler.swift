@@ -38,14 +38,27 @@ import TaskProviding
 /// It holds the main actor while it runs: other tests' main-actor work waits for its turn, as
 /// main-actor work always does, and code that waits for `DispatchQueue.main` inside `body`
 /// waits until the timeout. Work on a dispatch queue or a thread of its own is not a job and
-/// runs where it runs; a continuation it resumes comes back to the scheduler. Delayed jobs
-/// (`Task.sleep`) keep real time and rejoin the queue when they wake.
+/// runs where it runs; a continuation it resumes comes back to the scheduler.
+///
+/// **Time.** A sleep of a task the scheduler owns (`Task.sleep` in all its forms, a
+/// `ContinuousClock` or `SuspendingClock` sleep) is a timer of the scheduler's, on its own
+/// virtual time: once no job is ready, that time jumps to the earliest timer and its sleeper
+/// wakes, timers with the same deadline in the order they began. A debounce, a back-off or a
+/// timeout then runs at once, with no clock injected. A cancelled sleep ends at once with
+/// `CancellationError`. `ContinuousClock.now` still reads the wall clock. Time moves whenever
+/// no job of the scheduler's is ready, even while its work waits for a thread of its own or a
+/// network answer: a timeout that races real I/O fires first. A sleep still under way when
+/// `body` ends goes on in real time for what is left of it. Sleeps of tasks the scheduler
+/// does not own keep real time.
 ///
 /// The source-location parameters default to the caller's: see `TaskSourceLocation`.
 ///
 /// - `order`: Which ready job runs next.
 /// - `timeout`: Bounds a failure only: if `body` has not ended by then, the scheduler
-///   cancels the body's task, gives it one more second to end, and throws.
+///   cancels the body's task, gives it one more second to end, and throws. A single job that
+///   runs longer than that and a second more (it blocks on a lock, or waits for the main
+///   queue the scheduler holds) cannot be unwound: the run ends with a report that names this
+///   call's line and the job's task, rather than hang.
 /// - `body`: The test, run as a task on the main actor.
 /// - Returns: What `body` returns.
 /// - Throws: What `body` throws; ``SerialSchedulerTimeoutError`` naming this call's line if
@@ -85,9 +98,15 @@ package func runSerially<R: Sendable>(
   }
   var jobsRun = 0
   var picker = JobPicker(order)
+  // A job that never returns would keep the timeout from ever being seen: past the timeout
+  // and a second more, the watchdog ends the run and says which job it was.
+  let watchdog = JobWatchdog(
+    bound: FailureBoundScale.scaled(timeout) + .seconds(1),
+    scope: "withSerialScheduler at \(site.description)")
+  defer { watchdog.stop() }
   if scope.drain(
     until: .now + FailureBoundScale.scaled(timeout), ended: outcome.hasEnded, order: &picker,
-    jobsRun: &jobsRun),
+    jobsRun: &jobsRun, watchdog: watchdog),
     let result = outcome.result
   {
     return try result.get()
@@ -95,12 +114,14 @@ package func runSerially<R: Sendable>(
   task.cancel()
   // A second to end once cancelled, so its jobs do not outlive the test if it can help it.
   var ended = scope.drain(
-    until: .now + .seconds(1), ended: outcome.hasEnded, order: &picker, jobsRun: &jobsRun)
+    until: .now + .seconds(1), ended: outcome.hasEnded, order: &picker, jobsRun: &jobsRun,
+    watchdog: watchdog)
   if waitsForCancelledBody, !ended {
     // The body borrows a closure that must not outlive this call: keep driving it.
     while !ended {
       ended = scope.drain(
-        until: .now + .seconds(10), ended: outcome.hasEnded, order: &picker, jobsRun: &jobsRun)
+        until: .now + .seconds(10), ended: outcome.hasEnded, order: &picker, jobsRun: &jobsRun,
+        watchdog: watchdog)
     }
   }
   throw SerialSchedulerTimeoutError(timeout: timeout, jobsRun: jobsRun, location: site.location)

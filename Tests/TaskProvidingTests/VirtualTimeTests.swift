@@ -1,0 +1,158 @@
+import ConcurrencyExtras
+import SuiteSupport
+import TaskProvidingTesting
+import Testing
+
+/// Inside `withSerialScheduler` and `explore`, a sleep of a task the scope owns
+/// (`Task.sleep` in all its forms, a `ContinuousClock` sleep) is a timer of the scope: its
+/// time moves to the earliest timer once no job of the scope is ready, so code that sleeps
+/// needs no clock injected, and a test of it waits for nothing.
+@Suite(.timeLimit(.minutes(ThreadSanitizer.minutes(5)))) struct VirtualTimeTests {
+  /// A 300 ms debounce written with plain `Task.sleep`: typing "s", "sw", "swift" quickly
+  /// searches once, for "swift", in every order the scheduler may run its jobs, 10,000 times
+  /// (a tenth under ThreadSanitizer). Runs go in chunks, each a turn on the main actor, so
+  /// the suite's other main-actor tests never wait long.
+  @Test func aDebounceOfPlainSleepsSearchesOnceInEveryOrder() async throws {
+    let repetitions = ThreadSanitizer.isActive ? 1_000 : 10_000
+    for start in stride(from: 0, to: repetitions, by: 250) {
+      let failure = await MainActorTurns.take { () -> String? in
+        for seed in start..<min(start + 250, repetitions) {
+          let searches = try? withSerialScheduler(order: .random(seed: UInt64(seed))) {
+            let field = DebouncedSearchField()
+            field.type("s")
+            field.type("sw")
+            field.type("swift")
+            await field.settled()
+            return field.searches
+          }
+          if searches != ["swift"] { return "seed \(seed) searched \(searches ?? [])" }
+        }
+        return nil
+      }
+      #expect(failure == nil)
+      if failure != nil { return }
+    }
+  }
+
+  /// The test's own sleep is on the same time: a pause longer than the debounce lets the
+  /// first search through.
+  @Test @MainActor func aPauseLongerThanTheDebounceSearchesTwice() throws {
+    let searches = try withSerialScheduler {
+      let field = DebouncedSearchField()
+      field.type("s")
+      try await Task.sleep(for: .milliseconds(400))  // virtual time
+      field.type("sw")
+      try await ContinuousClock().sleep(for: .milliseconds(100))  // virtual time
+      field.type("swift")
+      await field.settled()
+      return field.searches
+    }
+    #expect(searches == ["s", "swift"])
+  }
+
+  /// Timers end in deadline order; two with the same deadline end in the order they began.
+  @Test @MainActor func sleepsEndInDeadlineOrderAndTiesInTheOrderTheyBegan() throws {
+    let ended = try withSerialScheduler {
+      let log = LockIsolated<[String]>([])
+      let sleepers = [("a", 3), ("b", 1), ("c", 2), ("d", 1)].map { name, seconds in
+        Task {
+          try? await Task.sleep(nanoseconds: UInt64(seconds) * 1_000_000_000)  // virtual time
+          log.withValue { $0.append(name) }
+        }
+      }
+      for sleeper in sleepers { await sleeper.value }
+      return log.value
+    }
+    #expect(ended == ["b", "d", "c", "a"])
+  }
+
+  /// A cancelled sleep ends at once with `CancellationError`, as it does outside the scope,
+  /// before any timer of the scope ends.
+  @Test @MainActor func aCancelledSleepEndsAtOnceWithCancellationError() throws {
+    let ended = try withSerialScheduler {
+      let log = LockIsolated<[String]>([])
+      let long = Task {
+        do {
+          try await Task.sleep(for: .seconds(3_600))  // virtual time
+          log.withValue { $0.append("the hour passed") }
+        } catch {
+          log.withValue { $0.append("\(type(of: error))") }
+        }
+      }
+      let short = Task {
+        try? await Task.sleep(for: .seconds(1))  // virtual time
+        log.withValue { $0.append("a second passed") }
+      }
+      long.cancel()
+      await long.value
+      await short.value
+      return log.value
+    }
+    #expect(ended == ["CancellationError", "a second passed"])
+  }
+
+  /// A task the scope does not own sleeps in real time, untouched, even while the scope
+  /// awaits it.
+  @Test @MainActor func aSleepOfATaskTheScopeDoesNotOwnKeepsRealTime() throws {
+    let clock = ContinuousClock()
+    let start = clock.now
+    let foreign = Task.detached {
+      try? await Task.sleep(for: .milliseconds(50))  // the code under test: real time
+      return clock.now
+    }
+    let woke = try withSerialScheduler { await foreign.value }
+    #expect(woke - start >= .milliseconds(50))
+  }
+
+  /// In an exploration, a sleep's end is an option like an answer: a timeout racing its
+  /// answer is explored both ways, the answer just before the timeout and just after.
+  @Test func aTimeoutIsExploredOnBothSidesOfItsAnswer() async {
+    let outcomes = LockIsolated<Set<String>>([])
+    let report = await MainActorTurns.take {
+      explore(.exhaustive()) { _ in
+        let fetch = ControlledFunction<Int, String>("fetch", answers: { "fact \($0)" })
+        let first = await withTaskGroup(of: String.self) { group in
+          group.addTask { (try? await fetch.function(7)) ?? "cancelled" }
+          group.addTask {
+            do {
+              try await Task.sleep(for: .seconds(1))  // virtual time
+              return "timed out"
+            } catch {
+              return "cancelled"
+            }
+          }
+          let first = await group.next() ?? "none"
+          group.cancelAll()
+          return first
+        }
+        outcomes.withValue { _ = $0.insert(first) }
+      }
+    }
+    #expect(report.failure == nil)
+    #expect(report.coversEverySchedule)
+    #expect(outcomes.value == ["fact 7", "timed out"])
+  }
+}
+
+/// A search field that searches 300 ms after the last keystroke, with plain `Task.sleep`.
+@MainActor private final class DebouncedSearchField {
+  private(set) var searches: [String] = []
+  private var pending: Task<Void, Never>?
+
+  func type(_ text: String) {
+    pending?.cancel()
+    pending = Task {
+      do {
+        try await Task.sleep(for: .milliseconds(300))  // the code under test: virtual time
+      } catch {
+        return
+      }
+      searches.append(text)
+    }
+  }
+
+  /// Waits for the last keystroke's search, or its cancellation.
+  func settled() async {
+    await pending?.value
+  }
+}
