@@ -5,9 +5,12 @@
 
 import TaskProvidingTesting
 
-/// Where a process's record is kept; deleting it is a hop.
+/// Where a process's record is kept; deleting it is a hop. It counts deletions, so an
+/// optimized build keeps the call (and the hop) an empty method would lose.
 actor ProcessRecords {
-  func delete() {}
+  private(set) var deletions = 0
+
+  func delete() { deletions += 1 }
 }
 
 /// Waits for a process's exit code. Flawed: the exit handler suspends between waking the
