@@ -35,6 +35,12 @@ struct CatalogRow: Sendable {
   let twinSeconds: Double
   /// Whether the bound left orders of the twin's jobs out.
   let twinBoundLeftOut: Bool
+  /// The same search of the twin without sleep sets: schedules, and whether it ran to the
+  /// end of its space.
+  let twinUnreduced: Int
+  let twinUnreducedComplete: Bool
+  /// Time from the start of the exhaustive search on the bug to its reduced, told report.
+  let bugSeconds: Double
   /// The exhaustive search's first failing schedule on the bug.
   let exhaustive: Int?
   /// How many departures from enqueue order the reduced failure needs.
@@ -119,19 +125,28 @@ func explorationFigures(seeds: Int) -> ExplorationFigures {
       let start = clock.now
       let twin = explore(.exhaustive(), outsideWait: outsideWait, entry.fixed)
       let seconds = (clock.now - start).seconds
+      let unreduced = exploring(
+        .exhaustive(), outsideWait: outsideWait, reduces: false,
+        at: CallSite(fileID: #fileID, filePath: #filePath, line: #line, column: #column),
+        entry.fixed)
+      let bugStart = clock.now
       let bug = explore(.exhaustive(), outsideWait: outsideWait, entry.bug)
+      let bugSeconds = (clock.now - bugStart).seconds
       let pct = (1...seeds).map { seed in
         explore(.pct(seed: UInt64(seed), schedules: 100), outsideWait: outsideWait, entry.bug)
           .failure?.scheduleNumber
       }
       log(
-        "7. \(entry.name): twin \(twin.schedules) schedules in \(seconds) s, bug found at "
-          + "\(bug.failure?.scheduleNumber ?? -1), PCT "
+        "7. \(entry.name): twin \(twin.schedules) schedules in \(seconds) s "
+          + "(\(unreduced.schedules) without sleep sets), bug found at "
+          + "\(bug.failure?.scheduleNumber ?? -1) and reported in \(bugSeconds) s, PCT "
           + pct.map { $0.map(String.init) ?? "none" }.joined(separator: ", "))
       catalog.append(
         CatalogRow(
           name: entry.name, twinSchedules: twin.schedules, twinSeconds: seconds,
-          twinBoundLeftOut: twin.boundLeftSchedulesOut, exhaustive: bug.failure?.scheduleNumber,
+          twinBoundLeftOut: twin.boundLeftSchedulesOut, twinUnreduced: unreduced.schedules,
+          twinUnreducedComplete: unreduced.coversEverySchedule, bugSeconds: bugSeconds,
+          exhaustive: bug.failure?.scheduleNumber,
           deviations: bug.failure?.deviations, pct: pct))
     }
     return ExplorationFigures(spaces: spaces, flaws: flaws, catalog: catalog, seeds: seeds)
