@@ -34,6 +34,20 @@ import Testing
     }
   }
 
+  // sample: debounce-test
+  @Test @MainActor func typingQuicklySearchesOnce() throws {
+    let searches = try withSerialScheduler {
+      let field = DebouncedSearchField()
+      field.type("s")
+      field.type("sw")
+      field.type("swift")
+      await field.settled()
+      return field.searches
+    }
+    #expect(searches == ["swift"])
+  }
+  // end sample
+
   /// The test's own sleep is on the same time: a pause longer than the debounce lets the
   /// first search through.
   @Test @MainActor func aPauseLongerThanTheDebounceSearchesTwice() throws {
@@ -107,6 +121,7 @@ import Testing
   /// In an exploration, a sleep's end is an option like an answer: a timeout racing its
   /// answer is explored both ways, the answer just before the timeout and just after.
   @Test func aTimeoutIsExploredOnBothSidesOfItsAnswer() async {
+    // sample: timeout-exploration
     let outcomes = LockIsolated<Set<String>>([])
     let report = await MainActorTurns.take {
       explore(.exhaustive()) { _ in
@@ -131,11 +146,13 @@ import Testing
     #expect(report.failure == nil)
     #expect(report.coversEverySchedule)
     #expect(outcomes.value == ["fact 7", "timed out"])
+    // end sample
   }
 }
 
+// sample: debounced-field
 /// A search field that searches 300 ms after the last keystroke, with plain `Task.sleep`.
-@MainActor private final class DebouncedSearchField {
+@MainActor final class DebouncedSearchField {
   private(set) var searches: [String] = []
   private var pending: Task<Void, Never>?
 
@@ -143,7 +160,7 @@ import Testing
     pending?.cancel()
     pending = Task {
       do {
-        try await Task.sleep(for: .milliseconds(300))  // the code under test: virtual time
+        try await Task.sleep(for: .milliseconds(300))  // virtual time in a test
       } catch {
         return
       }
@@ -156,3 +173,4 @@ import Testing
     await pending?.value
   }
 }
+// end sample
