@@ -246,7 +246,8 @@ final class JobRouter: Sendable {
       tracer(
         JobEvent(
           sequence: entry.sequence, lane: lane, task: identity, enqueuedBy: current,
-          enqueuerName: current == nil ? nil : RuntimeHooks.currentTaskName()))
+          enqueuerName: current == nil ? nil : RuntimeHooks.currentTaskName(),
+          endsSleep: fromSleep))
     }
     return .queued
   }
@@ -511,4 +512,6 @@ struct JobEvent: Sendable {
   let enqueuedBy: TaskIdentity?
   /// That task's name, if it has one.
   let enqueuerName: String?
+  /// Whether it ends a sleep: the runtime's own small task that wakes the sleeper.
+  let endsSleep: Bool
 }

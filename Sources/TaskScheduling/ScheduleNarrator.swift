@@ -56,6 +56,9 @@ final class ScheduleNarrator: Sendable {
     var labels: [TaskIdentity: String] = [:]
     /// The job in which each task last ran, by its place among the steps.
     var lastRan: [TaskIdentity: Int] = [:]
+    /// The runtime's tasks that end sleeps: their jobs are told by the choice that ended
+    /// the sleep.
+    var sleepEnds: Set<TaskIdentity> = []
   }
 
   private let state = Locked(State())
@@ -74,6 +77,10 @@ final class ScheduleNarrator: Sendable {
     let isNew = event.task.map { task in state.withLock { !$0.owned.contains(task) } } ?? false
     let site = isNew && event.enqueuedBy != nil ? SpawnSite.capture() : nil
     state.withLock { state in
+      if let task = event.task, event.endsSleep {
+        state.sleepEnds.insert(task)
+        return
+      }
       if let task = event.task {
         state.owned.insert(task)
         keep(task, in: &state)
@@ -266,6 +273,7 @@ final class ScheduleNarrator: Sendable {
     func name(_ task: TaskIdentity?, turnOf actorName: String? = nil) -> String {
       guard let task else { return actorName.map { "\($0)'s turn" } ?? "an actor's turn" }
       if task == state.root { return "the scenario" }
+      if state.sleepEnds.contains(task) { return "a sleep's end" }
       if let label = state.labels[task] { return label }
       if let name = state.names[task] { return "task '\(name)'" }
       if let place = sites[task], let siblings = spawnedAt[place],
@@ -313,6 +321,7 @@ final class ScheduleNarrator: Sendable {
         tellTurn(job, departs: departs, mark: mark)
         return
       }
+      if state.sleepEnds.contains(task), !departs { return }
       // A task's first job is its start, told by the choice that started it when it was
       // held by the provider; a job that resumes only the toolkit's plumbing (a held task's
       // gate, a controlled call) is left out unless its order was chosen.

@@ -68,8 +68,14 @@ final class ScopePoolExecutor: TaskExecutor, SchedulingExecutor {
   func enqueue<C: Clock>(
     _ job: consuming ExecutorJob, at instant: C.Instant, tolerance: C.Duration?, clock: C
   ) {
-    JobRouter.shared.schedule(
-      UnownedJob(job), after: Self.duration(clock.now.duration(to: instant)))
+    // `Task.sleep(for:)` asks for an instant: the clock's reading as it was called plus the
+    // duration. Read again here, a few microseconds later, the delay falls short of the
+    // duration by those microseconds, by a different amount each run. Counted in whole
+    // milliseconds, rounded up, sleeps of equal durations begun at the same virtual moment
+    // end together (and in the order they began), the same way every run.
+    let delay = Self.duration(clock.now.duration(to: instant))
+    let milliseconds = (delay / .milliseconds(1)).rounded(.up)
+    JobRouter.shared.schedule(UnownedJob(job), after: .milliseconds(max(milliseconds, 0)))
   }
 
   /// A clock's duration in seconds: the system clocks' is `Duration` already.
