@@ -256,6 +256,7 @@ let package = Package(
         "TaskProviding",
         "TaskProvidingTesting",
         app("ArgumentParser", "swift-argument-parser"),
+        app("Clocks", "swift-clocks"),
         app("ConcurrencyExtras", "swift-concurrency-extras"),
         app("Dependencies", "swift-dependencies"),
       ],

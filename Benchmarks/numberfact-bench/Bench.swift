@@ -21,7 +21,7 @@ struct NumberFactBench: AsyncParsableCommand {
 /// A part of the report.
 enum Section: String, CaseIterable, ExpressibleByArgument {
   case determinism, everyday, overhead, waiting, scale, app, suite, exploration, client, ownership,
-    store
+    store, time
 }
 
 /// The benchmark run.
@@ -51,7 +51,7 @@ struct Measure: AsyncParsableCommand {
     parsing: .upToNextOption,
     help: """
       Run only these sections: determinism, everyday, overhead, waiting, scale, app, suite, \
-      exploration, client, ownership, store (default: all).
+      exploration, client, ownership, store, time (default: all).
       """)
   var only: [Section] = []
 
@@ -109,6 +109,7 @@ struct Measure: AsyncParsableCommand {
     }
     if runs(.ownership) { report.ownership = await ownershipFigures(plan) }
     if runs(.store), plan.presses > 0 { report.store = try await storeFigures(plan) }
+    if runs(.time) { report.time = await timeFigures(plan) }
 
     let markdown = report.markdown()
     print(markdown)

@@ -1,0 +1,133 @@
+// Section 11: code that sleeps. A 300 ms debounce typed into quickly ("s", "sw", "swift":
+// one search, for "swift"), tested two ways side by side in one run: with plain `Task.sleep`
+// under the serial scheduler (the scope's virtual time), and with swift-clocks' `TestClock`
+// injected and advanced right after the keystrokes, as adopters write it without a scope.
+// Then a timeout racing its answer, explored with plain sleeps and with the exploration's
+// clock.
+
+import Clocks
+import ConcurrencyExtras
+import TaskProvidingTesting
+
+struct TimeFigures: Sendable {
+  let tests: Int
+  /// Microseconds per test, one figure per run, and failures over all runs.
+  let virtual: [Double]
+  let virtualFailures: Int
+  let testClock: [Double]
+  let testClockFailures: Int
+  /// The timeout race explored exhaustively: schedules, and schedules per second.
+  let sleepSchedules: Int
+  let sleepPace: Double
+  let clockSchedules: Int
+  let clockPace: Double
+}
+
+/// A search field that searches 300 ms after the last keystroke, sleeping with `sleep`.
+@MainActor private final class DebounceField {
+  private(set) var searches: [String] = []
+  private var pending: Task<Void, Never>?
+  private let sleep: @Sendable (Duration) async throws -> Void
+
+  init(sleep: @escaping @Sendable (Duration) async throws -> Void) { self.sleep = sleep }
+
+  func type(_ text: String) {
+    pending?.cancel()
+    pending = Task { [sleep] in
+      do { try await sleep(.milliseconds(300)) } catch { return }
+      guard !Task.isCancelled else { return }
+      searches.append(text)
+    }
+  }
+
+  func settled() async { await pending?.value }
+  func stop() { pending?.cancel() }
+}
+
+@MainActor
+func timeFigures(_ plan: Plan) async -> TimeFigures {
+  let clock = ContinuousClock()
+  let tests = plan.everydayTests
+  var virtual: [Double] = []
+  var testClock: [Double] = []
+  var virtualFailures = 0
+  var testClockFailures = 0
+  for _ in 0..<plan.runs {
+    // Plain sleeps on the serial scheduler's virtual time.
+    var start = clock.now
+    for seed in 0..<tests {
+      let searches = try? withSerialScheduler(order: .random(seed: UInt64(seed))) {
+        let field = DebounceField(sleep: { try await Task.sleep(for: $0) })
+        field.type("s")
+        field.type("sw")
+        field.type("swift")
+        await field.settled()
+        return field.searches
+      }
+      if searches != ["swift"] { virtualFailures += 1 }
+    }
+    virtual.append((clock.now - start).seconds * 1e6 / Double(tests))
+    // The same test with a TestClock, advanced right after the keystrokes: the flaky way.
+    start = clock.now
+    for _ in 0..<tests {
+      let testClock = TestClock()
+      let field = DebounceField(sleep: { try await testClock.sleep(for: $0) })
+      field.type("s")
+      field.type("sw")
+      field.type("swift")
+      await testClock.advance(by: .milliseconds(300))
+      if field.searches != ["swift"] { testClockFailures += 1 }
+      field.stop()
+    }
+    testClock.append((clock.now - start).seconds * 1e6 / Double(tests))
+  }
+  log(
+    "11. debounce: virtual \(Summary(virtual).formatted(1)) µs/test, \(virtualFailures) failures;"
+      + " TestClock \(Summary(testClock).formatted(1)) µs/test, \(testClockFailures) failures")
+  let (sleepSchedules, sleepPace) = exploreTimeout(withExplorationClock: false)
+  let (clockSchedules, clockPace) = exploreTimeout(withExplorationClock: true)
+  log(
+    "11. timeout race: plain sleeps \(sleepSchedules) schedules at \(sleepPace)/s, "
+      + "exploration clock \(clockSchedules) at \(clockPace)/s")
+  return TimeFigures(
+    tests: tests * plan.runs, virtual: virtual, virtualFailures: virtualFailures,
+    testClock: testClock, testClockFailures: testClockFailures, sleepSchedules: sleepSchedules,
+    sleepPace: sleepPace, clockSchedules: clockSchedules, clockPace: clockPace)
+}
+
+/// A look-up raced by a one-second timeout in a task group, explored exhaustively; the
+/// timeout sleeps with `Task.sleep` or on the exploration's clock. Median of five.
+@MainActor
+private func exploreTimeout(withExplorationClock: Bool) -> (schedules: Int, pace: Double) {
+  let clock = ContinuousClock()
+  var runs: [(Int, Double)] = []
+  for _ in 0..<5 {
+    let start = clock.now
+    let report = explore(.exhaustive()) { exploration in
+      let lookUp = ControlledFunction<Int, String>("look-up", answers: { "fact \($0)" })
+      let timer = exploration.clock
+      _ = await withTaskGroup(of: String.self) { group in
+        group.addTask { (try? await lookUp.function(7)) ?? "cancelled" }
+        group.addTask {
+          do {
+            if withExplorationClock {
+              try await timer.sleep(for: .seconds(1))
+            } else {
+              try await Task.sleep(for: .seconds(1))
+            }
+            return "timed out"
+          } catch {
+            return "cancelled"
+          }
+        }
+        let first = await group.next() ?? "none"
+        group.cancelAll()
+        return first
+      }
+    }
+    let seconds = (clock.now - start).seconds
+    runs.append((report.schedules, Double(report.schedules) / max(seconds, 1e-9)))
+  }
+  let paces = runs.map(\.1).sorted()
+  return (runs[0].0, paces[paces.count / 2])
+}
