@@ -16,14 +16,6 @@ let package = Package(
     .executable(name: "numberfact", targets: ["numberfact"]),
     .library(name: "TaskProviding", targets: ["TaskProviding"]),
     .library(name: "TaskProvidingTesting", targets: ["TaskProvidingTesting"]),
-    .library(name: "FactClient", targets: ["FactClient"]),
-    .library(name: "FactClientLive", targets: ["FactClientLive"]),
-    .library(name: "FactStore", targets: ["FactStore"]),
-    .library(name: "FactStoreSQLite", targets: ["FactStoreSQLite"]),
-    .library(name: "NumberFactCore", targets: ["NumberFactCore"]),
-    .library(name: "NumberFactTesting", targets: ["NumberFactTesting"]),
-    .library(name: "NumberFactTUI", targets: ["NumberFactTUI"]),
-    .library(name: "NumberFactTUITesting", targets: ["NumberFactTUITesting"]),
   ],
   traits: [
     .trait(
@@ -65,27 +57,32 @@ let package = Package(
     .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
   ],
   targets: [
+    // The project's locks: pthread locks ThreadSanitizer sees, for the toolkit and the app
+    // alike. Not a product.
+    .target(name: "LockSupport"),
     .target(
       name: "TaskProviding",
       dependencies: [
+        "LockSupport",
         .product(
           name: "Dependencies", package: "swift-dependencies",
           condition: .when(traits: ["SwiftDependencies"])),
         .product(name: "IssueReporting", package: "xctest-dynamic-overlay"),
       ]
     ),
-    // The runtime-hook machinery: which jobs are a scheduler's own, the serial scheduler,
-    // the explorer's engine, its strategies and its replay strings. Re-exported by
-    // TaskProvidingTesting, which adds the scenario-facing side (providers, calls, clocks).
     // The loader's list of loaded images (`link.h`), which the explorer names frames from.
     .target(name: "CLinkMap", path: "Modules/CLinkMap"),
     // Task creation, seen by a scope: the tasks its code creates prefer its executor.
     .target(name: "CTaskCreation", path: "Modules/CTaskCreation"),
+    // The runtime-hook machinery: which jobs are a scheduler's own, the serial scheduler,
+    // the explorer's engine, its strategies and its replay strings. Re-exported by
+    // TaskProvidingTesting, which adds the scenario-facing side (providers, calls, clocks).
     .target(
       name: "TaskScheduling",
       dependencies: [
         "CLinkMap",
         "CTaskCreation",
+        "LockSupport",
         "TaskProviding",
         .product(name: "IssueReporting", package: "xctest-dynamic-overlay"),
       ]
@@ -93,6 +90,7 @@ let package = Package(
     .target(
       name: "TaskProvidingTesting",
       dependencies: [
+        "LockSupport",
         "TaskProviding",
         "TaskScheduling",
         .product(name: "CustomDump", package: "swift-custom-dump"),
@@ -109,8 +107,7 @@ let package = Package(
     .target(
       name: "FactClient",
       dependencies: [
-        // Its lock only: `Locked`, which ThreadSanitizer sees.
-        "TaskProviding",
+        "LockSupport",
         app("Dependencies", "swift-dependencies"),
         app("IssueReporting", "xctest-dynamic-overlay"),
       ]
@@ -120,7 +117,7 @@ let package = Package(
       name: "FactClientLive",
       dependencies: [
         "FactClient",
-        "TaskProviding",
+        "LockSupport",
         app("AsyncHTTPClient", "async-http-client"),
         app("Dependencies", "swift-dependencies"),
         app("NIOCore", "swift-nio"),
@@ -134,7 +131,7 @@ let package = Package(
       name: "FactStore",
       dependencies: [
         "FactClient",
-        "TaskProviding",
+        "LockSupport",
         app("Dependencies", "swift-dependencies"),
         app("IssueReporting", "xctest-dynamic-overlay"),
       ]
@@ -145,8 +142,7 @@ let package = Package(
       dependencies: [
         "FactClient",
         "FactStore",
-        // Its lock only: `Locked`, which ThreadSanitizer sees.
-        "TaskProviding",
+        "LockSupport",
         app("GRDB", "GRDB.swift"),
       ]
     ),
@@ -163,6 +159,7 @@ let package = Package(
       dependencies: [
         "FactClient",
         "FactStore",
+        "LockSupport",
         "TaskProviding",
         app("Dependencies", "swift-dependencies"),
         app("IssueReporting", "xctest-dynamic-overlay"),
@@ -171,6 +168,7 @@ let package = Package(
     .target(
       name: "NumberFactTesting",
       dependencies: [
+        "LockSupport",
         "NumberFactCore",
         "TaskProvidingTesting",
         app("IssueReporting", "xctest-dynamic-overlay"),
@@ -197,6 +195,7 @@ let package = Package(
       name: "NumberFactTUITesting",
       dependencies: [
         "CNcurses",
+        "LockSupport",
         "NumberFactCore",
         "NumberFactTesting",
         "NumberFactTUI",
@@ -214,6 +213,7 @@ let package = Package(
         "FactClientLive",
         "FactStore",
         "FactStoreSQLite",
+        "LockSupport",
         "NumberFactConfig",
         "NumberFactCore",
         "NumberFactTUI",
@@ -222,7 +222,6 @@ let package = Package(
         app("Dependencies", "swift-dependencies"),
       ]
     ),
-    // Benchmarks: `swift run -c release numberfact-bench`. Not a product and not a test.
     // The parsers that take text from outside, each with the properties its output must
     // have, and the program that fuzzes them (docs/reliability.md, "Fuzzing").
     .target(
@@ -240,6 +239,7 @@ let package = Package(
       dependencies: ["CFuzzerDriver", "NumberFactFuzzing"],
       path: "Fuzz/numberfact-fuzz"
     ),
+    // Benchmarks: `swift run -c release numberfact-bench`. Not a product and not a test.
     .executableTarget(
       name: "numberfact-bench",
       dependencies: [
@@ -272,14 +272,14 @@ let package = Package(
     // (CatalogTests) and whose schedules the benchmark counts.
     .target(
       name: "ConcurrencyBugCatalog",
-      // TaskProviding for its lock, which ThreadSanitizer sees.
-      dependencies: ["TaskProviding", "TaskProvidingTesting"],
+      dependencies: ["LockSupport", "TaskProviding", "TaskProvidingTesting"],
       path: "Tests/ConcurrencyBugCatalog"
     ),
     .testTarget(
       name: "TaskProvidingTests",
       dependencies: [
         "ConcurrencyBugCatalog",
+        "LockSupport",
         "SuiteSupport",
         "TaskProviding",
         "TaskProvidingTesting",
@@ -297,6 +297,7 @@ let package = Package(
       name: "NumberFactTUITests",
       dependencies: [
         "CNcurses",
+        "LockSupport",
         "SuiteSupport",
         "NumberFactCore",
         "NumberFactTUI",
@@ -372,6 +373,7 @@ let package = Package(
         "FactClient",
         "FactStore",
         "FactStoreSQLite",
+        "LockSupport",
         "TaskProviding",
         app("GRDB", "GRDB.swift"),
         app("IssueReportingTestSupport", "xctest-dynamic-overlay"),
@@ -390,6 +392,7 @@ let package = Package(
       name: "NumberFactCoreTests",
       dependencies: [
         "ExplorationScenarios",
+        "LockSupport",
         "SuiteSupport",
         "FeatureScenarios",
         "FactServerSupport",

@@ -1,7 +1,7 @@
 import Dependencies
 import Foundation
 import IssueReporting
-import TaskProviding
+import LockSupport
 
 /// Fetches facts about numbers: a witness struct, so each implementation is a value.
 ///

@@ -2,10 +2,10 @@ import AsyncHTTPClient
 import Dependencies
 import FactClient
 import Foundation
+import LockSupport
 import NIOCore
 import NIOPosix
 import NIOSSL
-import TaskProviding
 
 extension NumberFactClient {
   /// numbersapi.com, which serves plain HTTP only.

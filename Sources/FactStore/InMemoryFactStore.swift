@@ -1,6 +1,6 @@
 import FactClient
 import Foundation
-import TaskProviding
+import LockSupport
 
 extension FactStore {
   /// A store in memory, with the SQLite store's rules: one entry per number, kind and text,

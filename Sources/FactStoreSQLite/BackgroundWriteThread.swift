@@ -1,5 +1,5 @@
 import Foundation
-import TaskProviding
+import LockSupport
 
 #if canImport(Glibc)
   import Glibc

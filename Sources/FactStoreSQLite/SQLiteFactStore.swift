@@ -2,7 +2,7 @@ import FactClient
 import FactStore
 import Foundation
 import GRDB
-import TaskProviding
+import LockSupport
 
 extension FactStore {
   /// The app's store: SQLite at `path`, in WAL mode, so several processes read and write it at

@@ -2,6 +2,7 @@ import Dependencies
 @_exported import FactClient
 @_exported import FactStore
 import Foundation
+import LockSupport
 import Observation
 import TaskProviding
 

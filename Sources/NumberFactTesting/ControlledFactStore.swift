@@ -1,6 +1,6 @@
 import Foundation
+import LockSupport
 import NumberFactCore
-import TaskProviding
 import TaskProvidingTesting
 
 /// A store the test drives, as a slow or failing disk would behave: each write is a call the

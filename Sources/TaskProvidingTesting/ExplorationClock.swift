@@ -1,3 +1,4 @@
+import LockSupport
 import TaskProviding
 
 /// A clock whose time moves only when an exploration moves it.

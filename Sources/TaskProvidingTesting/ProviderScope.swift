@@ -1,4 +1,5 @@
 import IssueReporting
+import LockSupport
 import TaskProviding
 import TaskScheduling
 import Testing

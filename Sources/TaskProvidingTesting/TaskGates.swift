@@ -1,3 +1,4 @@
+import LockSupport
 import TaskProviding
 
 /// The gates a ``ManualTaskProvider`` holds its tasks at: each held task waits at its own

@@ -1,4 +1,5 @@
 import Dispatch
+import LockSupport
 import TaskProviding
 import TaskScheduling
 

@@ -1,4 +1,5 @@
 import Dispatch
+import LockSupport
 import TaskProviding
 
 /// Sends each job of the process where it belongs while a ``JobScope`` is open: a scope's own

@@ -1,4 +1,5 @@
 import Dispatch
+import LockSupport
 import TaskProviding
 
 /// Watches the jobs a scheduler or an exploration runs, from a thread of its own, and ends

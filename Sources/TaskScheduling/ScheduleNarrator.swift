@@ -1,3 +1,4 @@
+import LockSupport
 import TaskProviding
 
 /// Tells a schedule as a person reads it: each choice by its label, and each job by its task,

@@ -1,3 +1,4 @@
+import LockSupport
 import TaskProviding
 
 #if canImport(Runtime) && canImport(FoundationEssentials)

@@ -1,4 +1,5 @@
 import CTaskCreation
+import LockSupport
 import TaskProviding
 
 /// Gives every task a scope's code creates the scope's task executor as its preference, where

@@ -2,7 +2,7 @@ import ArgumentParser
 import FactClient
 import FactStore
 import Foundation
-import TaskProviding
+import LockSupport
 
 /// Prints the facts seen, newest first, or forgets them.
 struct History: AsyncParsableCommand {

@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
+import LockSupport
 import NumberFactConfig
-import Synchronization
 
 /// The settings file of this run, read once: `$XDG_CONFIG_HOME/numberfact/config.toml`.
 enum Settings {
@@ -15,7 +15,7 @@ enum Settings {
   /// The settings; every default when the file is broken (the run then stops in ``check()``).
   static var config: AppConfig { (try? loaded.get()) ?? AppConfig() }
 
-  private static let told = Mutex(false)
+  private static let told = Locked(false)
 
   /// Says what is wrong with the file, once: a broken file is one line on stderr and exit
   /// status 78 (EX_CONFIG); an unknown key is a warning and the run goes on.

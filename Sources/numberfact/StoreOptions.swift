@@ -3,7 +3,7 @@ import FactClient
 import FactStore
 import FactStoreSQLite
 import Foundation
-import Synchronization
+import LockSupport
 
 /// The options that choose the store: where facts seen and the session are kept.
 struct StoreOptions: ParsableArguments {
@@ -26,7 +26,7 @@ struct StoreOptions: ParsableArguments {
 /// Says each kind of store failure once per run, on stderr: a store that cannot be read is
 /// one line, not one per fact.
 final class StoreWarnings: Sendable {
-  private let said = Mutex<Set<String>>([])
+  private let said = Locked<Set<String>>([])
 
   /// Prints `error` unless the same message was printed already.
   func report(_ error: FactStoreError) {

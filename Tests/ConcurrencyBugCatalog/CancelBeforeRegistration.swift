@@ -3,6 +3,7 @@
 // cancellation handler ran first, found nobody to wake, and the registration that followed
 // waited for ever. Reduced and retold with a continuation and a cancellation handler.
 
+import LockSupport
 import TaskProviding
 import TaskProvidingTesting
 

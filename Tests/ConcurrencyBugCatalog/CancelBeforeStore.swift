@@ -4,6 +4,7 @@
 // retold: here the download never finishes on its own, so a lost cancel leaves the load
 // waiting for ever.
 
+import LockSupport
 import TaskProviding
 import TaskProvidingTesting
 

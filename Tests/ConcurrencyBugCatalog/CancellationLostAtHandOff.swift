@@ -4,6 +4,7 @@
 // loop ends, the handle yielded after that is dropped, and nobody cancels the work. Reduced
 // and retold; the work waits on the exploration's clock.
 
+import LockSupport
 import TaskProviding
 import TaskProvidingTesting
 

@@ -2,6 +2,7 @@
 // `try?`'d and the loop never checks for cancellation, so a cancelled caller's retries go on
 // hitting the server. Written with plain `Task.sleep`, on the scope's virtual time.
 
+import LockSupport
 import TaskProviding
 import TaskProvidingTesting
 

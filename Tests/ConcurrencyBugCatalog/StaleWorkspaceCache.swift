@@ -4,6 +4,7 @@
 // two of those awaits is overwritten by the stale answer. Reduced and retold here; written
 // as two taps, each spawning its task through the provider.
 
+import LockSupport
 import TaskProviding
 import TaskProvidingTesting
 

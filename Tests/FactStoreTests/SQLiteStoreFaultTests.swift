@@ -3,6 +3,7 @@ import FactStore
 import FactStoreSQLite
 import Foundation
 import GRDB
+import LockSupport
 import TaskProviding
 import Testing
 

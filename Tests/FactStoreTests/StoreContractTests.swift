@@ -2,6 +2,7 @@ import FactClient
 import FactStore
 import FactStoreSQLite
 import Foundation
+import LockSupport
 import TaskProviding
 import Testing
 

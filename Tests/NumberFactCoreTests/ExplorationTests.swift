@@ -2,6 +2,7 @@ import ConcurrencyExtras
 import Dependencies
 import ExplorationScenarios
 import Foundation
+import LockSupport
 import NumberFactCore
 import NumberFactTesting
 import SuiteSupport

@@ -1,3 +1,4 @@
+import LockSupport
 import NumberFactCore
 import NumberFactTesting
 import SuiteSupport

@@ -1,6 +1,7 @@
 import FactServerSupport
 import Foundation
 import Glibc
+import LockSupport
 import SuiteSupport
 import TaskProviding
 import Testing

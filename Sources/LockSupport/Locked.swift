@@ -13,7 +13,9 @@
 /// race and no suppression by name hides the report. ThreadSanitizer intercepts
 /// `pthread_mutex_lock`, so state behind this lock is checked for real races only, in this
 /// package's tests and in an adopter's.
-package final class Locked<State>: @unchecked Sendable {
+///
+/// It is `Sendable` when its state is: the lock makes sharing the state safe, not sending it.
+package final class Locked<State> {
   @usableFromInline let mutex: UnsafeMutablePointer<pthread_mutex_t>
   @usableFromInline var state: State
 
@@ -21,12 +23,12 @@ package final class Locked<State>: @unchecked Sendable {
   package init(_ state: State) {
     mutex = .allocate(capacity: 1)
     mutex.initialize(to: pthread_mutex_t())
-    pthread_mutex_init(mutex, nil)
+    PthreadResult.check(pthread_mutex_init(mutex, nil), "pthread_mutex_init")
     self.state = state
   }
 
   deinit {
-    pthread_mutex_destroy(mutex)
+    PthreadResult.check(pthread_mutex_destroy(mutex), "pthread_mutex_destroy")
     mutex.deinitialize(count: 1)
     mutex.deallocate()
   }
@@ -37,8 +39,10 @@ package final class Locked<State>: @unchecked Sendable {
   package func withLock<Result, Failure: Error>(
     _ body: (inout State) throws(Failure) -> Result
   ) throws(Failure) -> Result {
-    pthread_mutex_lock(mutex)
-    defer { pthread_mutex_unlock(mutex) }
+    PthreadResult.check(pthread_mutex_lock(mutex), "pthread_mutex_lock")
+    defer { PthreadResult.check(pthread_mutex_unlock(mutex), "pthread_mutex_unlock") }
     return try body(&state)
   }
 }
+
+extension Locked: @unchecked Sendable where State: Sendable {}
