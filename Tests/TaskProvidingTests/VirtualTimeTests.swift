@@ -105,17 +105,21 @@ import Testing
     #expect(ended == ["CancellationError", "a second passed"])
   }
 
-  /// A task the scope does not own sleeps in real time, untouched, even while the scope
-  /// awaits it.
+  /// A task the scope does not own sleeps in real time, untouched: two hours of the scope's
+  /// virtual time pass, and its one-hour sleep has not ended. It is cancelled, never waited
+  /// out.
   @Test @MainActor func aSleepOfATaskTheScopeDoesNotOwnKeepsRealTime() throws {
-    let clock = ContinuousClock()
-    let start = clock.now
+    let woke = LockIsolated(false)
     let foreign = Task.detached {
-      try? await Task.sleep(for: .milliseconds(50))  // the code under test: real time
-      return clock.now
+      try? await Task.sleep(for: .seconds(3_600))  // not virtual time: cancelled, not waited
+      woke.setValue(true)
     }
-    let woke = try withSerialScheduler { await foreign.value }
-    #expect(woke - start >= .milliseconds(50))
+    let wokeMeanwhile = try withSerialScheduler {
+      try await Task.sleep(for: .seconds(7_200))  // virtual time
+      return woke.value
+    }
+    foreign.cancel()
+    #expect(!wokeMeanwhile)
   }
 
   /// In an exploration, a sleep's end is an option like an answer: a timeout racing its
