@@ -13,7 +13,12 @@ import Testing
 /// A schedule with nothing left to choose and something unfinished is stuck at once when
 /// nothing outside the scope can bring a job, and waits when something can; a job that never
 /// returns ends the run with a report instead of hanging it.
-@Suite(.timeLimit(.minutes(ThreadSanitizer.minutes(1)))) struct StuckScheduleTests {
+///
+/// One at a time: the exit tests start a child process of the test binary, which under
+/// ThreadSanitizer takes both cores for a while, and the dispatch-queue test's one-time wait
+/// for a job from outside must not fall in that while.
+@Suite(.serialized, .timeLimit(.minutes(ThreadSanitizer.minutes(1))))
+struct StuckScheduleTests {
   /// A wake-up lost because the signal came before the waiter registered: found, reduced and
   /// reported as stuck with nothing outside under way, so no schedule waited out
   /// `outsideWait`.
