@@ -93,14 +93,18 @@ public final class Exploration {
 /// a replay string and its steps, each naming the task and where it resumes. Pass the string
 /// back as `replay:` to run exactly that schedule again.
 ///
-/// Time is virtual on ``Exploration/clock``: a sleep on it ends when the explorer advances
-/// the clock, a choice it offers once no job can run and no held task waits, so timeouts and
-/// debounces are explored against answers and actions without waiting.
+/// Time is virtual: a sleep of the scenario's tasks, `Task.sleep` included, and a sleep on
+/// ``Exploration/clock`` end when the explorer moves time, a choice it offers once no job can
+/// run, so timeouts and debounces are explored against answers and actions without waiting.
 ///
-/// Limits: sleeps on other clocks, `Task.sleep` included, keep real time (a schedule with
-/// nothing to choose waits up to `outsideWait` for one to end); work on a dispatch queue or a
-/// thread of its own is outside the explorer's view, though a continuation it resumes comes
-/// back; an actor's work is a choice where a task enters or leaves the actor, not inside it.
+/// Under Swift Testing on Linux the exploration runs in a child process of the test binary:
+/// a schedule that traps (a continuation resumed twice, a failed `precondition`) or a job
+/// that never returns is reported like any failing schedule, and the test run goes on (see
+/// the article "Crashes and hangs in a schedule").
+///
+/// Limits: work on a dispatch queue or a thread of its own is outside the explorer's view,
+/// though a continuation it resumes comes back; an actor's work is a choice where a task
+/// enters or leaves the actor, not inside it.
 ///
 /// The source-location parameters default to the caller's: see `TaskSourceLocation`.
 ///
@@ -135,13 +139,18 @@ package func exploring(
   jobBound: Duration? = nil, reduces: Bool = true, at site: CallSite,
   _ scenario: @escaping @MainActor (Exploration) async throws -> Void
 ) -> ExplorationReport {
-  let explorer = Explorer(
-    strategy: strategy, outsideWait: outsideWait, jobBound: jobBound, reduces: reduces,
-    site: site
-  ) {
-    ExplorationSchedule.setup(scenario)
+  let report = ExplorationProcess.run(replay: replay, site: site, strategy: strategy) {
+    progress in
+    Explorer(
+      strategy: strategy, outsideWait: outsideWait, jobBound: jobBound, reduces: reduces,
+      site: site, progress: progress
+    ) {
+      ExplorationSchedule.setup(scenario)
+    }
   }
-  let report = explorer.run(replay: replay)
-  if let failure = report.failure { site.report(failure.description) }
+  // A child exploring for the test process reports nothing: the test process does.
+  if let failure = report.failure, !ExplorationProcess.isChild {
+    site.report(failure.description)
+  }
   return report
 }

@@ -39,6 +39,14 @@ package struct CallSite: Sendable {
     }
   }
 
+  /// The place whole, to find the same call again: `NumberFactTests/ModelTests.swift:42:7`.
+  package var key: String {
+    switch place {
+    case .source(let fileID, _, let line, let column): "\(fileID):\(line):\(column)"
+    case .test(let location): "\(location.fileID):\(location.line):\(location.column)"
+    }
+  }
+
   /// Reports `message` as an issue at this place.
   package func report(_ message: String) {
     switch place {

@@ -2,15 +2,17 @@
 /// report a person can act on: reduced, replayable and told step by step.
 @MainActor
 package struct Explorer {
-  private let strategy: ExplorationStrategy
-  private let runner: ScheduleRunner
+  let strategy: ExplorationStrategy
+  let runner: ScheduleRunner
   /// Whether the exhaustive search keeps sleep sets; off only to measure what they save.
   private let reduces: Bool
+  /// Whether a failure's steps are told; a child that only looks for traps skips the cost.
+  package var tells = true
 
   /// An explorer of the scenario `makeSetup` builds, once per schedule.
   package init(
     strategy: ExplorationStrategy, outsideWait: Duration?, jobBound: Duration? = nil,
-    reduces: Bool = true, site: CallSite? = nil,
+    reduces: Bool = true, site: CallSite? = nil, progress: ExplorationProgress? = nil,
     makeSetup: @escaping @MainActor () -> ScheduleSetup
   ) {
     self.strategy = strategy
@@ -20,7 +22,7 @@ package struct Explorer {
       watchdog: JobWatchdog(
         bound: jobBound ?? FailureBoundScale.scaled(JobWatchdog.bound),
         scope: "explore(\(strategy))" + (site.map { " at \($0.description)" } ?? "")),
-      strategy: strategy.description)
+      strategy: strategy.description, progress: progress)
   }
 
   /// Explores, or runs only the schedule `replay` names.
@@ -92,6 +94,13 @@ package struct Explorer {
     }
   }
 
+  /// Runs the schedule `departures` names, an option no longer there taken as the default, as
+  /// a reduction tries a candidate.
+  package func runLeniently(_ departures: [ReplayString.Departure]) {
+    var decider = ReplayDecider(departures, lenient: true)
+    _ = runner.run(&decider)
+  }
+
   private func replay(_ text: String) -> ExplorationReport {
     let departures: [ReplayString.Departure]
     switch ReplayString.decode(text) {
@@ -127,7 +136,7 @@ package struct Explorer {
     var shrinker = FailureShrinker(runner: runner)
     let reduced = shrinker.reduce(failing)
     var decider = ReplayDecider(reduced.departures)
-    let told = runner.run(&decider, narrate: true)
+    let told = runner.run(&decider, narrate: tells)
     let reason = (told.failure ?? reduced.failure)?.reason ?? "the schedule failed"
     return ExplorationReport(
       strategy: strategy, schedules: number, isComplete: false,

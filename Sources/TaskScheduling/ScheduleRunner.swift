@@ -14,6 +14,8 @@ struct ScheduleRunner {
   let watchdog: JobWatchdog?
   /// The strategy, for the watchdog's report.
   let strategy: String
+  /// Where a child process exploring for the test process writes how far it got.
+  var progress: ExplorationProgress?
 
   /// What the schedules of one exploration learned about work outside their scopes.
   final class OutsideEvidence {
@@ -54,6 +56,9 @@ struct ScheduleRunner {
     let setup = makeSetup()
     let narrator = narrate ? ScheduleNarrator(taskLabel: setup.taskLabel) : nil
     if let narrator { scope.trace(narrator.observe) }
+    progress?.scheduleBegins()
+    progress?.narrating(narrator)
+    defer { progress?.narrating(nil) }
     scope.adopting { setup.start() }
     var run = steps(in: scope, of: setup, &decider, narrator: narrator)
     // Leave nothing behind: end what is open, let what that releases run; what it does may
@@ -126,6 +131,7 @@ struct ScheduleRunner {
         }
         pick = chosen
         run.decisions.append(.init(kind: decision.kind, count: count, pick: pick))
+        if pick != 0 { progress?.departed(at: decision.index, option: pick) }
       }
       if pick < runnable.count {
         narrator?.job(runnable[pick], oldest: runnable[0], decided: count > 1)

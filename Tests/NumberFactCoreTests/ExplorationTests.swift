@@ -13,7 +13,8 @@ import Testing
 /// An exploration holds the main actor while it runs. The tests here go through their
 /// scenarios one exploration at a time, each in a turn of its own on the main actor, so the
 /// suite's other main-actor tests get their turns in between.
-@Suite(.timeLimit(.minutes(ThreadSanitizer.minutes(2)))) struct ExplorationTests {
+@Suite(.exploresInProcess, .timeLimit(.minutes(ThreadSanitizer.minutes(2))))
+struct ExplorationTests {
   /// Our model, every schedule of each scenario. How many there are is asserted, so a change
   /// to the scenario, the model or the explorer that changes the space is noticed.
   @Test func ourModelHoldsInEverySchedule() async {
@@ -240,7 +241,7 @@ final class TimedLookup {
 }
 // end sample
 
-@MainActor @Suite(.mainActorTurn) struct ExplorerTests {
+@MainActor @Suite(.mainActorTurn, .exploresInProcess) struct ExplorerTests {
   /// A job from outside (here the shared timer ending an unanswered call; in an app, a
   /// sleep ending) arrives while there is nothing to choose: the schedule goes on with it.
   @Test func aScheduleWaitsForAJobFromOutside() {

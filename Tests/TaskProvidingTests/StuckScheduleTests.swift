@@ -85,6 +85,34 @@ struct StuckScheduleTests {
     }
   }
 
+  /// Run as a test runs it, the exploration is in a child process: a job that blocks forever
+  /// ends the child, not the test run, and the test process reports it at the call's line
+  /// through the test's issue reporting, with the schedule's replay string.
+  @Test func aJobThatNeverReturnsInAChildIsReportedAndTheRunGoesOn() async {
+    let failure = await MainActorTurns.take {
+      var report: ExplorationReport?
+      withKnownIssue {
+        report = exploring(
+          .exhaustive(), jobBound: .milliseconds(500),
+          at: CallSite(fileID: #fileID, filePath: #filePath, line: #line, column: #column)
+        ) { _ in
+          let lock = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+          pthread_mutex_init(lock, nil)
+          _ = pthread_mutex_lock(lock)
+          await Task.detached {
+            _ = pthread_mutex_lock(lock)  // never given back: this job blocks its thread
+          }.value
+        }
+      } matching: {
+        $0.description.contains("did not return within")
+      }
+      return report?.failure
+    }
+    #expect(failure?.reason.contains("explore(exhaustive") == true)
+    #expect(failure?.reason.contains("the child process exploring for the test was ended") == true)
+    #expect(failure?.replay.hasPrefix("x2:") == true)
+  }
+
   /// The same under the serial scheduler, whose timeout is seen only between jobs: a job that
   /// blocks forever ends the run past the timeout, naming the call and the job's task.
   @Test func aSerialSchedulerJobThatNeverReturnsEndsTheRunWithAReport() async {

@@ -12,7 +12,8 @@ import Testing
 /// The explorer interleaves where the runtime lets another job run, and only there: at a hop
 /// from one executor to another, a task's start and a continuation's resumption; never inside
 /// a job the runtime runs in one piece (docs/suspension-points.md).
-@Suite(.timeLimit(.minutes(ThreadSanitizer.minutes(2)))) struct SuspensionPointTests {
+@Suite(.exploresInProcess, .timeLimit(.minutes(ThreadSanitizer.minutes(2))))
+struct SuspensionPointTests {
   // MARK: No more
 
   /// A lock taken before `withUnsafeContinuation` and given back inside its closure, as

@@ -7,7 +7,8 @@ import Testing
 /// (`Task.sleep` in all its forms, a `ContinuousClock` sleep) is a timer of the scope: its
 /// time moves to the earliest timer once no job of the scope is ready, so code that sleeps
 /// needs no clock injected, and a test of it waits for nothing.
-@Suite(.timeLimit(.minutes(ThreadSanitizer.minutes(5)))) struct VirtualTimeTests {
+@Suite(.exploresInProcess, .timeLimit(.minutes(ThreadSanitizer.minutes(5))))
+struct VirtualTimeTests {
   /// A 300 ms debounce written with plain `Task.sleep`: typing "s", "sw", "swift" quickly
   /// searches once, for "swift", in every order the scheduler may run its jobs, 10,000 times
   /// (a tenth under ThreadSanitizer). Runs go in chunks, each a turn on the main actor, so

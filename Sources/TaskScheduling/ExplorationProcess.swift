@@ -1,0 +1,227 @@
+import LockSupport
+import Testing
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Where an exploration runs: first in a child process of the test binary, so that a schedule
+/// that traps (a continuation resumed twice, a failed `precondition`, a force-unwrapped `nil`)
+/// or a job that never returns is reported like any failing schedule, and the test run goes
+/// on; then, if no schedule ended the child, in the test process.
+///
+/// A trap cannot be caught in the process it happens in: the runtime's state at that point
+/// (the task and executor the thread was running, the locks the failing code held) cannot be
+/// unwound. So under Swift Testing on Linux, `explore` starts the test binary again, filtered
+/// to the test that called it, and the child runs the test up to the same `explore` call
+/// (earlier calls of the same test are handed the reports they gave here) and explores
+/// there, writing as it goes which schedule it runs. When the child dies, the test process
+/// knows the schedule and reads why from the child's standard error; further children reduce
+/// the schedule and tell its steps up to the trap. When the child ends normally, the test
+/// process explores itself, so that what the scenario leaves behind is the test's to read.
+///
+/// Explorations run in process only when the test cannot be run again on its own: under
+/// XCTest, in a parameterized test (its cases cannot be told apart from outside), in an exit
+/// test's child, elsewhere than Linux, outside a test, in a test with the `exploresInProcess`
+/// trait, or when `TASK_PROVIDING_EXPLORE_IN_PROCESS=1` is set. If the child never reaches the call (the
+/// test takes another path when run alone), the exploration runs in process too.
+@MainActor
+package enum ExplorationProcess {
+  /// Set to `1` to explore in the test process (faster to start; a trap ends the test run).
+  package static let inProcessVariable = "TASK_PROVIDING_EXPLORE_IN_PROCESS"
+  private static let childVariable = "TASK_PROVIDING_EXPLORATION_CHILD"
+
+  /// The reports of the explorations each test has run so far, in order.
+  private static var earlier: [String: [String]] = [:]
+  /// In a child: how many explorations each test has reached.
+  private static var reached: [String: Int] = [:]
+
+  /// Whether this process is a child exploring for a test process.
+  package static var isChild: Bool { ChildRequest.current != nil }
+
+  /// Runs the exploration `make` builds where it belongs, and returns its report.
+  package static func run(
+    replay: String?, site: CallSite, strategy: ExplorationStrategy,
+    _ make: (ExplorationProgress?) -> Explorer
+  ) -> ExplorationReport {
+    if let request = ChildRequest.current {
+      return serve(request, replay: replay, site: site, strategy: strategy, make)
+    }
+    guard let test = isolatedTest() else { return make(nil).run(replay: replay) }
+    let occurrence = earlier[test, default: []].count
+    let call = ChildCall(
+      test: test, site: site.key, occurrence: occurrence, earlier: earlier[test] ?? [])
+    // Where nothing traps, the test process explores as well, after the child: what the
+    // scenario leaves behind (a value it records, a file it writes) is then the test's to read.
+    let report =
+      trapReport(of: call, replay: replay, strategy: strategy) ?? make(nil).run(replay: replay)
+    earlier[test, default: []].append(ReportPayload.encode(report))
+    return report
+  }
+
+  /// The test to run again in a child, or `nil` to explore in process.
+  private static func isolatedTest() -> String? {
+    #if os(Linux)
+      guard !ExplorationRoute.inProcess, getenv(inProcessVariable).map({ String(cString: $0) }) != "1",
+        ExitTest.current == nil, let test = Test.current, !test.isParameterized,
+        Test.Case.current?.isParameterized != true
+      else { return nil }
+      return test.id.description
+    #else
+      return nil
+    #endif
+  }
+
+  // MARK: The test process
+
+  /// The exploration `call` names, run first in a child: the report of the schedule that
+  /// ended the child, or `nil` if none did (or the child never reached the call).
+  private static func trapReport(
+    of call: ChildCall, replay: String?, strategy: ExplorationStrategy
+  ) -> ExplorationReport? {
+    let first = ChildProcess.run(call, mode: "explore")
+    if first.value(of: "R") != nil { return nil }
+    guard first.reachedCall else {
+      // The child ended without reaching the call: the test takes another path when it runs
+      // alone. Explore here, unless the child died on the way, which would kill this process.
+      if case .signaled = first.ending {
+        return failed(
+          strategy: strategy, number: 0, departures: [], steps: [],
+          reason: "the test, run again in a child process to explore, died before it reached"
+            + " this call: " + first.death.reason)
+      }
+      return nil
+    }
+    let schedules = first.lines.count { $0 == "S" }
+    var best = first.departuresOfLastSchedule(after: nil)
+    let death = first.death
+    // A job that never returned ended the child; running it again would wait as long again.
+    guard !death.isWatchdog, let trap = death.trap else {
+      return failed(
+        strategy: strategy, number: schedules, departures: best, steps: [], reason: death.reason)
+    }
+    // A replay runs the schedule it names, as it is.
+    if replay == nil { best = reduce(best, dyingAs: trap, call: call) }
+    let told = ChildProcess.run(call, mode: "tell", schedule: best)
+    let steps = told.value(of: "T").map(ReportPayload.decode(steps:)) ?? []
+    return failed(
+      strategy: strategy, number: schedules, departures: best, steps: steps,
+      reason: death.reason)
+  }
+
+  /// A trapping schedule reduced, as ``FailureShrinker`` reduces others: each child tries the
+  /// candidates from where the last one died, and a candidate that traps the same way and is
+  /// nearer the default order becomes the schedule to reduce.
+  private static func reduce(
+    _ departures: [ReplayString.Departure], dyingAs trap: String, call: ChildCall
+  ) -> [ReplayString.Departure] {
+    var best = departures
+    var start = 0
+    var budget = 300
+    var children = 0
+    while budget > 0, children < 40 {
+      children += 1
+      let child = ChildProcess.run(call, mode: "reduce", schedule: best, start: start)
+      let tried = child.lines.compactMap { $0.hasPrefix("C ") ? Int($0.dropFirst(2)) : nil }
+      budget -= tried.count
+      guard child.value(of: "E") == nil, let index = tried.last, child.death.trap == trap
+      else { break }
+      let candidate = child.departuresOfLastSchedule(after: "C \(index)")
+      if TrapCandidates.improves(candidate, on: best) {
+        best = candidate
+        start = 0
+      } else {
+        start = index + 1
+      }
+    }
+    return best
+  }
+
+  private static func failed(
+    strategy: ExplorationStrategy, number: Int, departures: [ReplayString.Departure],
+    steps: [String], reason: String
+  ) -> ExplorationReport {
+    ExplorationReport(
+      strategy: strategy, schedules: number, isComplete: false,
+      failure: ExplorationFailure(
+        strategy: strategy, scheduleNumber: max(number, 1),
+        replay: ReplayString.encode(departures), steps: steps, reason: reason,
+        deviations: departures.count))
+  }
+
+  // MARK: The child
+
+  /// In a child: the call it was started for explores and ends the process; the same test's
+  /// earlier calls return the reports they gave in the test process; anything else explores
+  /// in process.
+  private static func serve(
+    _ request: ChildRequest, replay: String?, site: CallSite, strategy: ExplorationStrategy,
+    _ make: (ExplorationProgress?) -> Explorer
+  ) -> ExplorationReport {
+    guard let test = Test.current?.id.description, test == request.call.test else {
+      return make(nil).run(replay: replay)
+    }
+    // Every exploration of the test counts, wherever it is called from, as in the test
+    // process.
+    let occurrence = reached[test, default: 0]
+    reached[test] = occurrence + 1
+    if occurrence < request.call.occurrence, request.call.earlier.indices.contains(occurrence),
+      let report = ReportPayload.decode(request.call.earlier[occurrence], strategy: strategy)
+    {
+      return report
+    }
+    guard occurrence == request.call.occurrence, site.key == request.call.site,
+      let progress = ExplorationProgress(path: request.output)
+    else {
+      // The test took another path alone: end the child, and the test process explores.
+      _exit(0)
+    }
+    let explorer = make(progress)
+    switch request.mode {
+    case "reduce":
+      let candidates = TrapCandidates.of(request.schedule)
+      for index in candidates.indices.dropFirst(request.start) {
+        progress.candidateBegins(index)
+        explorer.runLeniently(candidates[index])
+      }
+      progress.line("E")
+    case "tell":
+      LastWords.install {
+        if let steps = progress.narrator?.steps() {
+          progress.line("T " + ReportPayload.encode(steps: steps))
+        }
+      }
+      let report = explorer.run(replay: ReplayString.encode(request.schedule))
+      progress.line("T " + ReportPayload.encode(steps: report.failure?.steps ?? []))
+    default:
+      // Only whether a schedule traps matters here: the test process tells any other failure.
+      var explorer = explorer
+      explorer.tells = false
+      progress.line("R " + ReportPayload.encode(explorer.run(replay: replay)))
+    }
+    explorer.runner.watchdog?.stop()
+    _exit(0)
+  }
+}
+
+/// One `explore` call of a test, as a child finds it again.
+struct ChildCall {
+  /// The test's ID, as Swift Testing describes it.
+  let test: String
+  /// The call's place in the source.
+  let site: String
+  /// How many explorations the test ran before this one.
+  let occurrence: Int
+  /// Their reports, as ``ReportPayload`` lines.
+  let earlier: [String]
+}
+
+/// The route a test's explorations take, as its traits set it.
+package enum ExplorationRoute {
+  /// Whether the current test explores in process only (the `exploresInProcess` trait).
+  @TaskLocal package static var inProcess = false
+}
