@@ -12,7 +12,9 @@ import TaskProviding
 /// which call it was, the job's task and where it resumed, and for an exploration the
 /// strategy and the schedule's replay string so far. The stuck thread cannot be unwound or
 /// abandoned, and the test cannot end while it holds the main actor, so the report ends the
-/// process (`fatalError`): the run fails within the bound.
+/// process (`fatalError`): the run fails within the bound. An exploration in a child process
+/// (``ExplorationProcess``) ends only the child: the test process reports it as the test's
+/// issue, and the run goes on.
 ///
 /// One timer serves every watchdog open at once, and it is suspended while none is: a process
 /// that runs no scope pays nothing, and opening one costs a lock, not a timer.

@@ -63,19 +63,7 @@ struct StuckScheduleTests {
   /// test run within the bound, saying which exploration, which schedule and which task.
   @Test func aJobThatNeverReturnsEndsTheRunWithAReport() async {
     await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-      await MainActor.run {
-        _ = exploring(
-          .exhaustive(), jobBound: .milliseconds(500),
-          at: CallSite(fileID: #fileID, filePath: #filePath, line: #line, column: #column)
-        ) { _ in
-          let lock = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
-          pthread_mutex_init(lock, nil)
-          _ = pthread_mutex_lock(lock)
-          await Task.detached {
-            _ = pthread_mutex_lock(lock)  // never given back: this job blocks its thread
-          }.value
-        }
-      }
+      _ = await StuckScheduleTests.exploreAJobThatNeverReturns()
     }.map { result in
       let text = String(decoding: result.standardErrorContent, as: UTF8.self)
       #expect(text.contains("did not return within"))
@@ -92,17 +80,7 @@ struct StuckScheduleTests {
     let failure = await MainActorTurns.take {
       var report: ExplorationReport?
       withKnownIssue {
-        report = exploring(
-          .exhaustive(), jobBound: .milliseconds(500),
-          at: CallSite(fileID: #fileID, filePath: #filePath, line: #line, column: #column)
-        ) { _ in
-          let lock = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
-          pthread_mutex_init(lock, nil)
-          _ = pthread_mutex_lock(lock)
-          await Task.detached {
-            _ = pthread_mutex_lock(lock)  // never given back: this job blocks its thread
-          }.value
-        }
+        report = Self.exploreAJobThatNeverReturns()
       } matching: {
         $0.description.contains("did not return within")
       }
@@ -111,6 +89,23 @@ struct StuckScheduleTests {
     #expect(failure?.reason.contains("explore(exhaustive") == true)
     #expect(failure?.reason.contains("the child process exploring for the test was ended") == true)
     #expect(failure?.replay.hasPrefix("x2:") == true)
+  }
+
+  /// Explores a scenario whose one job blocks its thread for ever, on a lock the scenario
+  /// never gives back, with half a second as the bound on one job.
+  @MainActor
+  static func exploreAJobThatNeverReturns() -> ExplorationReport {
+    exploring(
+      .exhaustive(), jobBound: .milliseconds(500),
+      at: CallSite(fileID: #fileID, filePath: #filePath, line: #line, column: #column)
+    ) { _ in
+      let lock = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+      pthread_mutex_init(lock, nil)
+      _ = pthread_mutex_lock(lock)
+      await Task.detached {
+        _ = pthread_mutex_lock(lock)  // never given back: this job blocks its thread
+      }.value
+    }
   }
 
   /// The same under the serial scheduler, whose timeout is seen only between jobs: a job that
