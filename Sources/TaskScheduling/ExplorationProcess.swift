@@ -66,7 +66,8 @@ package enum ExplorationProcess {
   /// The test to run again in a child, or `nil` to explore in process.
   private static func isolatedTest() -> String? {
     #if os(Linux)
-      guard !ExplorationRoute.inProcess, getenv(inProcessVariable).map({ String(cString: $0) }) != "1",
+      guard !ExplorationRoute.inProcess,
+        getenv(inProcessVariable).map({ String(cString: $0) }) != "1",
         ExitTest.current == nil, let test = Test.current, !test.isParameterized,
         Test.Case.current?.isParameterized != true
       else { return nil }
