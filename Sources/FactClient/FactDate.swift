@@ -1,10 +1,10 @@
 /// A day of the year as date facts count them: in a leap year, so February 29 is day 60 and
 /// December 31 is day 366.
-public struct FactDate: Hashable, Sendable, CustomStringConvertible {
+package struct FactDate: Hashable, Sendable, CustomStringConvertible {
   /// The month, 1 to 12.
-  public let month: Int
+  package let month: Int
   /// The day of the month, 1 to 31.
-  public let day: Int
+  package let day: Int
 
   static let months = [
     ("January", 31), ("February", 29), ("March", 31), ("April", 30), ("May", 31),
@@ -13,7 +13,7 @@ public struct FactDate: Hashable, Sendable, CustomStringConvertible {
   ]
 
   /// The date `month`/`day`, or `nil` when no leap year has it (2/30, 4/31, 13/1).
-  public init?(month: Int, day: Int) {
+  package init?(month: Int, day: Int) {
     guard (1...12).contains(month), (1...Self.months[month - 1].1).contains(day) else {
       return nil
     }
@@ -22,7 +22,7 @@ public struct FactDate: Hashable, Sendable, CustomStringConvertible {
   }
 
   /// The date of day `dayOfYear` of a leap year, or `nil` outside 1 to 366.
-  public init?(dayOfYear: Int) {
+  package init?(dayOfYear: Int) {
     guard (1...366).contains(dayOfYear) else { return nil }
     var rest = dayOfYear
     for (index, (_, length)) in Self.months.enumerated() {
@@ -36,7 +36,7 @@ public struct FactDate: Hashable, Sendable, CustomStringConvertible {
   }
 
   /// Reads "2/29" or "02/29": month, then day.
-  public init?(parsing text: some StringProtocol) {
+  package init?(parsing text: some StringProtocol) {
     let parts = text.split(separator: "/", omittingEmptySubsequences: false)
     guard parts.count == 2, parts.allSatisfy({ !$0.isEmpty && $0.count <= 2 }),
       let month = Int(parts[0]), let day = Int(parts[1])
@@ -45,10 +45,10 @@ public struct FactDate: Hashable, Sendable, CustomStringConvertible {
   }
 
   /// Which day of a leap year this is: 1 to 366.
-  public var dayOfYear: Int {
+  package var dayOfYear: Int {
     Self.months.prefix(month - 1).reduce(0) { $0 + $1.1 } + day
   }
 
   /// "February 29".
-  public var description: String { "\(Self.months[month - 1].0) \(day)" }
+  package var description: String { "\(Self.months[month - 1].0) \(day)" }
 }

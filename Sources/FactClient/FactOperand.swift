@@ -1,21 +1,21 @@
 import Foundation
 
 /// An operand of `numberfact fact` that is not a number, a range or a date, and why.
-public struct FactOperandError: Error, Equatable, CustomStringConvertible {
+package struct FactOperandError: Error, Equatable, CustomStringConvertible {
   /// The message for the person, naming the operand.
-  public let description: String
+  package let description: String
 
   /// An error with `description` as its message.
-  public init(_ description: String) {
+  package init(_ description: String) {
     self.description = description
   }
 }
 
 /// What an operand of `numberfact fact` names: a number (`42`), a range (`1..5`) or, with
 /// the date kind, a day of the year (`2/29`).
-public enum FactOperand {
+package enum FactOperand {
   /// The numbers one operand stands for.
-  public static func numbers(
+  package static func numbers(
     in operand: String, kind: FactKind, limit: Int
   ) throws(FactOperandError) -> [Int] {
     if let number = Int(operand) { return [number] }

@@ -1,7 +1,7 @@
 /// Makes text from outside (a server's answer) safe and tidy for one line of a terminal.
-public enum FactText {
+package enum FactText {
   /// The longest text ``sanitize(_:maximumLength:)`` returns, in characters.
-  public static let maximumLength = 1_000
+  package static let maximumLength = 1_000
 
   /// Returns `text` with terminal escape sequences and control and format characters
   /// removed, whitespace folded to single spaces, trimmed, and capped in length.
@@ -22,7 +22,7 @@ public enum FactText {
   ///
   /// Every string of a ``NumberFact`` passes through here once, when the fact is made, and
   /// every message made from an error once, when it is made: nothing later sanitizes again.
-  public static func sanitize(_ text: String, maximumLength: Int = maximumLength) -> String {
+  package static func sanitize(_ text: String, maximumLength: Int = maximumLength) -> String {
     if isPlainASCII(text, maximumLength: maximumLength) { return text }
     let scalars = Array(text.unicodeScalars)
     var output = String.UnicodeScalarView()
@@ -67,7 +67,7 @@ public enum FactText {
   }
 
   /// The most marks a visible scalar keeps above or below it.
-  public static let maximumStackedMarks = 2
+  package static let maximumStackedMarks = 2
 
   /// Whether `text` is already what ``sanitize(_:maximumLength:)`` would return because it
   /// is printable ASCII, words apart by one space, short enough: most facts are, and history

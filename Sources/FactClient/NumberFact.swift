@@ -1,7 +1,7 @@
 import Foundation
 
 /// What kind of fact to ask for about a number.
-public enum FactKind: String, CaseIterable, Sendable {
+package enum FactKind: String, CaseIterable, Sendable {
   /// A general fact: "42 is the answer to life, the universe and everything."
   case trivia
   /// A mathematical property.
@@ -12,7 +12,7 @@ public enum FactKind: String, CaseIterable, Sendable {
   case year
 
   /// The kind after this one, wrapping from the last to the first.
-  public var next: FactKind {
+  package var next: FactKind {
     switch self {
     case .trivia: .math
     case .math: .date
@@ -23,7 +23,7 @@ public enum FactKind: String, CaseIterable, Sendable {
 }
 
 /// Where a fact came from.
-public enum FactSource: Hashable, Sendable {
+package enum FactSource: Hashable, Sendable {
   /// From the fact server.
   case live
   /// Computed locally, without the network.
@@ -34,43 +34,43 @@ public enum FactSource: Hashable, Sendable {
 }
 
 /// A fact about a number.
-public struct NumberFact: Hashable, Sendable {
+package struct NumberFact: Hashable, Sendable {
   /// The number the fact is about: the one that was asked for.
-  public var number: Int
+  package var number: Int
   /// The kind of fact.
-  public var kind: FactKind
+  package var kind: FactKind
   /// The fact, one line of text safe to print to a terminal: whatever is given is
   /// sanitized here, once (``FactText/sanitize(_:maximumLength:)``).
-  public var text: String {
+  package var text: String {
     get { sanitizedText }
     set { sanitizedText = FactText.sanitize(newValue) }
   }
   /// `false` when the server knows nothing special about the number and says so.
-  public var found: Bool
+  package var found: Bool
   /// Where the fact came from.
-  public var source: FactSource
+  package var source: FactSource
   /// For a live fact, the host that served it ("numbersapi.com", "127.0.0.1:8080"),
   /// sanitized as ``text`` is.
-  public var host: String? {
+  package var host: String? {
     get { sanitizedHost }
     set { sanitizedHost = newValue.map { FactText.sanitize($0) } }
   }
   /// For an offline fact given in place of a live one, why the server was not asked or did
   /// not answer, as a phrase ("numbersapi.com did not answer in 5 s", "no network"),
   /// sanitized as ``text`` is.
-  public var offlineReason: String? {
+  package var offlineReason: String? {
     get { sanitizedOfflineReason }
     set { sanitizedOfflineReason = newValue.map { FactText.sanitize($0) } }
   }
   /// For a stored fact, when it was last seen.
-  public var seen: Date?
+  package var seen: Date?
 
   private var sanitizedText: String
   private var sanitizedHost: String?
   private var sanitizedOfflineReason: String?
 
   /// Creates a fact; its strings are sanitized.
-  public init(
+  package init(
     number: Int, kind: FactKind, text: String, found: Bool = true, source: FactSource = .live,
     host: String? = nil, offlineReason: String? = nil, seen: Date? = nil
   ) {
@@ -87,10 +87,10 @@ public struct NumberFact: Hashable, Sendable {
   /// Where the fact came from, as the end of a line a person reads after "— ":
   /// "from numbersapi.com", "offline: no network", "offline fact, computed on this machine",
   /// "seen 3 days ago, from numbersapi.com (offline: no network)".
-  public var sourceLine: String { sourceLine(now: Date()) }
+  package var sourceLine: String { sourceLine(now: Date()) }
 
   /// ``sourceLine``, with a stored fact's age measured to `now`.
-  public func sourceLine(now: Date) -> String {
+  package func sourceLine(now: Date) -> String {
     switch source {
     case .live: "from \(host ?? "the fact server")"
     case .offline:

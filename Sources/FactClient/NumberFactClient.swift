@@ -16,32 +16,32 @@ import LockSupport
 /// The operations run on the caller's actor (`nonisolated(nonsending)`) until they suspend,
 /// so a fact at hand, stored or computed, reaches a main-actor caller with no thread switch;
 /// a network request still does its I/O elsewhere.
-public struct NumberFactClient: Sendable {
+package struct NumberFactClient: Sendable {
   /// Returns a fact of the given kind about `number`.
   ///
   /// Throws ``NumberFactError`` for failures a person should read, and `CancellationError`
   /// when the calling task is cancelled.
-  public var fact:
+  package var fact:
     nonisolated(nonsending) @Sendable (_ number: Int, _ kind: FactKind) async throws -> NumberFact
 
   /// Returns a fact of the given kind about a number the client picks, within `range` when
   /// one is given; the fact's `number` says which.
-  public var random:
+  package var random:
     nonisolated(nonsending) @Sendable (_ kind: FactKind, _ range: ClosedRange<Int>?) async throws
       -> NumberFact
 
   /// Returns a fact of the given kind about each of `numbers`, in the same order.
-  public var facts:
+  package var facts:
     nonisolated(nonsending) @Sendable (_ numbers: [Int], _ kind: FactKind) async throws
       -> [NumberFact]
 
   /// Ends a fallback's back-off, so the next request asks the server; for the other clients,
   /// nothing.
-  public var askNetworkNow: @Sendable () -> Void
+  package var askNetworkNow: @Sendable () -> Void
 
   /// How long a fallback will answer offline without asking the server; `nil` when it is
   /// not in a back-off, and always for the other clients.
-  public var backOffRemaining: @Sendable () -> Duration?
+  package var backOffRemaining: @Sendable () -> Duration?
 
   /// Creates a client from its operations.
   ///
@@ -52,7 +52,7 @@ public struct NumberFactClient: Sendable {
   ///   - facts: Facts about several numbers. By default, `fact` for each, one after another.
   ///   - askNetworkNow: Ends a back-off; by default nothing.
   ///   - backOffRemaining: What is left of a back-off; by default always `nil`.
-  public init(
+  package init(
     fact:
       nonisolated(nonsending) @escaping @Sendable (_ number: Int, _ kind: FactKind) async throws
       -> NumberFact,
@@ -90,7 +90,7 @@ public struct NumberFactClient: Sendable {
 extension FactKind {
   /// Where a random fact's number comes from when no range is given: the days of a leap
   /// year for dates, years since 1 AD for years, 0 to 1,000 otherwise.
-  public var randomRange: ClosedRange<Int> {
+  package var randomRange: ClosedRange<Int> {
     switch self {
     case .date: 1...366
     case .year: 1...2025
@@ -102,13 +102,13 @@ extension FactKind {
 extension NumberFactClient {
   /// Facts computed locally: deterministic, instant, for every `Int` and kind. Random
   /// numbers come from the system's generator.
-  public static let offline = offline(random: { Int.random(in: $0) })
+  package static let offline = offline(random: { Int.random(in: $0) })
 
   /// Facts computed locally, with random numbers drawn by `random`: pass a seeded draw and a
   /// test's random facts are the same every run.
   ///
   /// - Parameter random: Returns a number in the range it is given.
-  public static func offline(random: @escaping @Sendable (ClosedRange<Int>) -> Int) -> Self {
+  package static func offline(random: @escaping @Sendable (ClosedRange<Int>) -> Int) -> Self {
     Self(
       fact: { number, kind in OfflineFacts.fact(number, kind) },
       random: { kind, range in
@@ -128,10 +128,10 @@ extension NumberFactClient {
 // The live value is in FactClientLive, so that linking this interface links no networking.
 extension NumberFactClient: TestDependencyKey {
   /// Previews get instant, deterministic offline facts.
-  public static let previewValue = Self.offline
+  package static let previewValue = Self.offline
 
   /// Fails the test that reaches it: a test must say which facts it expects.
-  public static let testValue = Self { number, kind in
+  package static let testValue = Self { number, kind in
     reportIssue(
       """
       Unimplemented: @Dependency(\\.numberFact).fact(\(number), .\(kind)) was called. \
@@ -142,30 +142,30 @@ extension NumberFactClient: TestDependencyKey {
 }
 
 /// Thrown by the unimplemented test client after it has reported the issue.
-public struct UnimplementedFactError: Error, CustomStringConvertible {
+package struct UnimplementedFactError: Error, CustomStringConvertible {
   /// Creates the error.
-  public init() {}
+  package init() {}
 
-  public var description: String { "The fact client is not implemented in this test." }
+  package var description: String { "The fact client is not implemented in this test." }
 }
 
 extension DependencyValues {
   /// The client that fetches facts about numbers.
-  public var numberFact: NumberFactClient {
+  package var numberFact: NumberFactClient {
     get { self[NumberFactClient.self] }
     set { self[NumberFactClient.self] = newValue }
   }
 }
 
 /// When a client that fell back to offline facts asks the network again.
-public struct FallbackPolicy: Sendable, Hashable {
+package struct FallbackPolicy: Sendable, Hashable {
   /// How long offline facts are given at once after the first transport failure.
-  public var firstBackOff: Duration
+  package var firstBackOff: Duration
   /// The longest back-off: each failed retry doubles it up to this.
-  public var longestBackOff: Duration
+  package var longestBackOff: Duration
 
   /// A policy; by default 15 s after the first failure, doubling to 4 minutes.
-  public init(firstBackOff: Duration = .seconds(15), longestBackOff: Duration = .seconds(240)) {
+  package init(firstBackOff: Duration = .seconds(15), longestBackOff: Duration = .seconds(240)) {
     self.firstBackOff = firstBackOff
     self.longestBackOff = max(longestBackOff, firstBackOff)
   }
@@ -191,7 +191,7 @@ extension NumberFactClient {
   ///   - offline: The stand-in.
   ///   - policy: The back-off.
   ///   - clock: What the back-off is measured on.
-  public static func fallingBack(
+  package static func fallingBack(
     from primary: Self,
     host: String,
     to offline: Self = .offline,

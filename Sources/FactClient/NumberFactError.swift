@@ -1,5 +1,5 @@
 /// Why a fact could not be had. Each case's `description` fits one line of a terminal.
-public enum NumberFactError: Error, Equatable, Sendable, CustomStringConvertible {
+package enum NumberFactError: Error, Equatable, Sendable, CustomStringConvertible {
   /// The server answered with a status other than 200.
   case httpStatus(Int)
   /// No complete answer arrived within the timeout.
@@ -22,7 +22,7 @@ public enum NumberFactError: Error, Equatable, Sendable, CustomStringConvertible
 
   /// Whether the network, not the server's answer, failed: the cases where an offline fact
   /// is a fair substitute.
-  public var isTransportFailure: Bool {
+  package var isTransportFailure: Bool {
     switch self {
     case .timedOut, .unreachable, .connectionLost, .tlsFailed, .noNetwork: true
     case .httpStatus, .responseTooLarge, .malformedResponse, .invalidURL: false
@@ -31,18 +31,18 @@ public enum NumberFactError: Error, Equatable, Sendable, CustomStringConvertible
 
   /// Whether the server said it failed (HTTP 5xx): it is down or overloaded, and an offline
   /// fact is as fair a substitute as when it cannot be reached.
-  public var isServerFailure: Bool {
+  package var isServerFailure: Bool {
     if case .httpStatus(let status) = self { return (500...599).contains(status) }
     return false
   }
 
   /// Whether a falling-back client answers offline for this failure: the network failed, or
   /// the server said it did. A 4xx or a malformed answer is thrown instead.
-  public var fallsBack: Bool { isTransportFailure || isServerFailure }
+  package var fallsBack: Bool { isTransportFailure || isServerFailure }
 
   /// Why an offline fact stands in for a live one, as a phrase naming `host`:
   /// "numbersapi.com did not answer in 5 s".
-  public func offlineReason(host: String) -> String {
+  package func offlineReason(host: String) -> String {
     switch self {
     case .timedOut(let after): "\(host) did not answer in \(Self.short(after))"
     case .unreachable: "cannot reach \(host)"
@@ -56,7 +56,7 @@ public enum NumberFactError: Error, Equatable, Sendable, CustomStringConvertible
     }
   }
 
-  public var description: String {
+  package var description: String {
     switch self {
     case .httpStatus(let status):
       let reason = Self.reasons[status].map { " (\($0))" } ?? ""

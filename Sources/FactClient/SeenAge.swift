@@ -1,11 +1,11 @@
 import Foundation
 
 /// How long ago a stored fact was seen, as a person says it.
-public enum SeenAge {
+package enum SeenAge {
   /// "seen just now", "seen 5 minutes ago", "seen 3 hours ago", "seen yesterday",
   /// "seen 3 days ago", and past 60 days "seen on 2026-09-01". A time in the future (a
   /// clock set back) reads "seen just now".
-  public static func phrase(seen: Date, now: Date) -> String {
+  package static func phrase(seen: Date, now: Date) -> String {
     let seconds = now.timeIntervalSince(seen)
     guard seconds.isFinite, seconds >= 60 else { return "seen just now" }
     let minutes = Int(seconds / 60)

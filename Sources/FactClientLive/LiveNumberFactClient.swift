@@ -9,10 +9,10 @@ import NIOSSL
 
 extension NumberFactClient {
   /// numbersapi.com, which serves plain HTTP only.
-  public static let defaultBaseURL = URL(string: "http://numbersapi.com")!
+  package static let defaultBaseURL = URL(string: "http://numbersapi.com")!
 
   /// The largest answer body the live client reads, in bytes.
-  public static let maximumBodySize = 64 * 1024
+  package static let maximumBodySize = 64 * 1024
 
   /// Asks a numbersapi-compatible server: `GET {baseURL}/{number}/{kind}?json`.
   ///
@@ -26,7 +26,7 @@ extension NumberFactClient {
   ///     ``NumberFactError/timedOut(after:)`` when it runs out.
   /// - Returns: A client whose facts are sanitized, marked `source: .live` and name the host
   ///   they came from.
-  public static func live(
+  package static func live(
     baseURL: URL = defaultBaseURL,
     timeout: Duration = .seconds(5)
   ) -> Self {
@@ -94,7 +94,7 @@ extension NumberFactClient {
   }
 
   /// The most numbers one batch request may name: the server's limit.
-  public static let maximumBatchSize = 100
+  package static let maximumBatchSize = 100
 
   /// `numbers` (sorted, distinct) in requests of at most ``maximumBatchSize``.
   static func batches(of numbers: [Int]) -> [[Int]] {
@@ -147,7 +147,7 @@ extension NumberFactClient {
   ///
   /// - Parameter offline: What answers while the server cannot: by default facts computed on
   ///   this machine; the app passes facts seen before first.
-  public static func auto(
+  package static func auto(
     baseURL: URL = defaultBaseURL,
     timeout: Duration = .seconds(5),
     policy: FallbackPolicy = FallbackPolicy(),
@@ -160,7 +160,7 @@ extension NumberFactClient {
 
   /// How facts and messages name the server: its host, and its port when it is not the
   /// scheme's own.
-  public static func hostName(_ baseURL: URL) -> String {
+  package static func hostName(_ baseURL: URL) -> String {
     let host = baseURL.host ?? "the fact server"
     guard let port = baseURL.port else { return host }
     let usual = baseURL.scheme?.lowercased() == "https" ? 443 : 80
@@ -169,21 +169,21 @@ extension NumberFactClient {
 
   /// The request URL for a fact: `{baseURL}/{number}/{kind}?json`, and
   /// `{baseURL}/{month}/{day}/date?json` for a day of the year.
-  public static func factURL(baseURL: URL, number: Int, kind: FactKind) -> URL? {
+  package static func factURL(baseURL: URL, number: Int, kind: FactKind) -> URL? {
     requestURL(baseURL: baseURL, path: factPath(number, kind))
   }
 }
 
 extension NumberFactClient: DependencyKey {
   /// The app's client: ``auto(baseURL:timeout:policy:)`` against numbersapi.com.
-  public static let liveValue = Self.auto()
+  package static let liveValue = Self.auto()
 }
 
 /// The process's one HTTP client for facts.
 ///
 /// Created with the first request, on an event loop of one thread, so a process that never
 /// asks the network starts no thread for it. Call ``shutDown()`` before the process exits.
-public enum FactHTTP {
+package enum FactHTTP {
   private struct Clients {
     var client: HTTPClient?
     var isShutDown = false
@@ -214,7 +214,7 @@ public enum FactHTTP {
   /// The event loop's thread is left to end with the process: a connection the client has
   /// just closed can still schedule its last callbacks on the loop, and a loop shut down
   /// under them prints an error.
-  public static func shutDown() async {
+  package static func shutDown() async {
     let client = clients.withLock { clients in
       clients.isShutDown = true
       defer { clients.client = nil }
@@ -225,7 +225,7 @@ public enum FactHTTP {
 
   /// Runs `body`, then shuts the client down (``shutDown()``), whether `body` returned or
   /// threw: what a command that may ask the network wraps its work in.
-  public static func whileRunning<T>(_ body: () async throws -> T) async throws -> T {
+  package static func whileRunning<T>(_ body: () async throws -> T) async throws -> T {
     do {
       let result = try await body()
       await shutDown()

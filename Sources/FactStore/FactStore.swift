@@ -8,25 +8,25 @@ import IssueReporting
 /// A witness struct, like ``NumberFactClient``: `inMemory()` for tests, ``disabled`` for
 /// `--no-store`, and the SQLite store in FactStoreSQLite for the app. Every operation may
 /// throw ``FactStoreError``; a caller shows the message once and goes on without the store.
-public struct FactStore: Sendable {
+package struct FactStore: Sendable {
   /// Records facts that were shown, seen at the given time. A fact already stored (the same
   /// number, kind and text) moves to the top with the new time instead of appearing twice;
   /// a ``FactSource/stored`` fact shown again is one.
-  public var record: @Sendable (_ facts: [NumberFact], _ seen: Date) async throws -> Void
+  package var record: @Sendable (_ facts: [NumberFact], _ seen: Date) async throws -> Void
 
   /// Records facts just shown, seen at the given time, and where the person is now, in one
   /// write: a crash keeps both or neither, and the disk is asked to write once per fact
   /// shown, not twice. What the app does for each fact it shows.
-  public var recordShown:
+  package var recordShown:
     @Sendable (_ facts: [NumberFact], _ seen: Date, _ session: Session) async throws -> Void
 
   /// The stored facts, newest first.
-  public var history: @Sendable (_ query: HistoryQuery) async throws -> [NumberFact]
+  package var history: @Sendable (_ query: HistoryQuery) async throws -> [NumberFact]
 
   /// Hands each stored fact to `body` as it is read, newest first, so a caller that prints
   /// them never holds the whole store: what `numberfact history` uses. `body` may run on
   /// any thread; an error it throws ends the walk and is rethrown.
-  public var eachInHistory:
+  package var eachInHistory:
     @Sendable (
       _ query: HistoryQuery, _ body: @escaping @Sendable (NumberFact) throws -> Void
     ) async throws -> Void
@@ -35,7 +35,7 @@ public struct FactStore: Sendable {
   /// what `numberfact history` prints. It reads no other column and makes no
   /// ``NumberFact``, so it is the cheapest walk of the store. `body` may run on any thread;
   /// an error it throws ends the walk and is rethrown.
-  public var eachTextInHistory:
+  package var eachTextInHistory:
     @Sendable (
       _ query: HistoryQuery, _ body: @escaping @Sendable (String) throws -> Void
     ) async throws -> Void
@@ -44,24 +44,24 @@ public struct FactStore: Sendable {
   /// fact; its source is ``FactSource/stored`` and its `seen` says when. Numbers never seen
   /// are absent. Runs on the caller's actor, so a read that needs no wait (the SQLite store's,
   /// once open) needs no thread switch either.
-  public var seenFacts:
+  package var seenFacts:
     nonisolated(nonsending) @Sendable (_ numbers: [Int], _ kind: FactKind) async throws
       -> [Int: NumberFact]
 
   /// Forgets every stored fact; returns how many there were.
-  public var clearHistory: @Sendable () async throws -> Int
+  package var clearHistory: @Sendable () async throws -> Int
 
   /// Where the person left off, if it was saved.
-  public var loadSession: @Sendable () async throws -> Session?
+  package var loadSession: @Sendable () async throws -> Session?
 
   /// Saves where the person is now.
-  public var saveSession: @Sendable (_ session: Session) async throws -> Void
+  package var saveSession: @Sendable (_ session: Session) async throws -> Void
 
   /// Creates a store from its operations. Without `eachInHistory`, the walk reads
   /// `history` whole and hands its facts over one by one; without `eachTextInHistory`, it
   /// hands over the text of each fact of `eachInHistory`; without `recordShown`, it is
   /// `record` followed by `saveSession`.
-  public init(
+  package init(
     record: @escaping @Sendable (_ facts: [NumberFact], _ seen: Date) async throws -> Void,
     history: @escaping @Sendable (_ query: HistoryQuery) async throws -> [NumberFact],
     seenFacts:
@@ -109,10 +109,10 @@ public struct FactStore: Sendable {
   }
 
   /// The most facts a store keeps; the oldest seen go first.
-  public static let historyLimit = 100_000
+  package static let historyLimit = 100_000
 
   /// The newest fact about `number` of `kind` seen from the fact server, if any.
-  nonisolated(nonsending) public func seenFact(_ number: Int, _ kind: FactKind) async throws
+  nonisolated(nonsending) package func seenFact(_ number: Int, _ kind: FactKind) async throws
     -> NumberFact?
   {
     try await seenFacts([number], kind)[number]
@@ -121,34 +121,34 @@ public struct FactStore: Sendable {
 
 extension FactStore {
   /// Where the person left off: the count and the kind.
-  public struct Session: Hashable, Sendable {
+  package struct Session: Hashable, Sendable {
     /// The number on the counter.
-    public var count: Int
+    package var count: Int
     /// The kind of fact asked for.
-    public var kind: FactKind
+    package var kind: FactKind
 
     /// A session at `count`, asking for `kind`.
-    public init(count: Int, kind: FactKind) {
+    package init(count: Int, kind: FactKind) {
       self.count = count
       self.kind = kind
     }
   }
 
   /// Which stored facts to read.
-  public struct HistoryQuery: Hashable, Sendable {
+  package struct HistoryQuery: Hashable, Sendable {
     /// Only facts whose text contains this, ignoring case; all when `nil` or empty.
-    public var search: String?
+    package var search: String?
     /// At most this many, newest first.
-    public var limit: Int
+    package var limit: Int
 
     /// A query; by default every fact the store keeps.
-    public init(search: String? = nil, limit: Int = FactStore.historyLimit) {
+    package init(search: String? = nil, limit: Int = FactStore.historyLimit) {
       self.search = search
       self.limit = limit
     }
 
     /// Whether `text` matches ``search``.
-    public func matches(_ text: String) -> Bool {
+    package func matches(_ text: String) -> Bool {
       guard let search, !search.isEmpty else { return true }
       if let found = Self.asciiContains(text, search) { return found }
       return text.range(of: search, options: [.caseInsensitive, .diacriticInsensitive]) != nil
@@ -184,7 +184,7 @@ extension FactStore {
   }
 
   /// A store that keeps nothing and reads nothing: what `--no-store` uses.
-  public static let disabled = Self(
+  package static let disabled = Self(
     record: { _, _ in },
     history: { _ in [] },
     seenFacts: { _, _ in [:] },
@@ -195,10 +195,10 @@ extension FactStore {
 
 extension FactStore: TestDependencyKey {
   /// Previews remember nothing.
-  public static let previewValue = Self.disabled
+  package static let previewValue = Self.disabled
 
   /// Fails the test that reaches it: a test must say what the store holds.
-  public static let testValue = Self(
+  package static let testValue = Self(
     record: { facts, _ in unimplemented("record(\(facts.count) facts)") },
     history: { _ in unimplemented("history", []) },
     seenFacts: { numbers, kind in unimplemented("seenFacts(\(numbers.count), .\(kind))", [:]) },
@@ -220,7 +220,7 @@ extension FactStore: TestDependencyKey {
 
 extension DependencyValues {
   /// What the app remembers across runs.
-  public var factStore: FactStore {
+  package var factStore: FactStore {
     get { self[FactStore.self] }
     set { self[FactStore.self] = newValue }
   }

@@ -1,5 +1,5 @@
 /// Why the store could not be used. Each `description` is one line a person can act on.
-public enum FactStoreError: Error, Equatable, Sendable, CustomStringConvertible {
+package enum FactStoreError: Error, Equatable, Sendable, CustomStringConvertible {
   /// The file exists but is not a database this version can read; it is left as it is.
   case unreadable(path: String, reason: String)
   /// The directory or the file cannot be written: read-only, or its permissions.
@@ -13,7 +13,7 @@ public enum FactStoreError: Error, Equatable, Sendable, CustomStringConvertible 
   /// Anything else SQLite reported.
   case failed(path: String, reason: String)
 
-  public var description: String {
+  package var description: String {
     switch self {
     case .unreadable(let path, let reason):
       "The store \(path) cannot be read (\(reason)); facts are not remembered this time. "

@@ -6,7 +6,7 @@ extension FactStore {
   /// A store in memory, with the SQLite store's rules: one entry per number, kind and text,
   /// newest first, at most `limit` entries. For tests and previews; `failure`, when set,
   /// is thrown by every operation, as a broken store would.
-  public static func inMemory(
+  package static func inMemory(
     limit: Int = FactStore.historyLimit, failure: FactStoreError? = nil
   ) -> Self {
     let memory = Memory(limit: limit)

@@ -11,7 +11,7 @@ extension NumberFactClient {
   ///   - store: Where seen facts are kept.
   ///   - computed: The facts for numbers never seen; by default computed on this machine.
   ///   - storeFailed: Called with each error the store throws.
-  public static func seenFirst(
+  package static func seenFirst(
     store: FactStore, else computed: Self = .offline,
     storeFailed: @escaping @Sendable (FactStoreError) -> Void = { _ in }
   ) -> Self {

@@ -20,7 +20,7 @@ extension FactStore {
   ///   - backgroundWrites: Whether writes run on a thread of the lowest priority, so that
   ///     they never take a core from the keys of an interactive app. Off for a command
   ///     that only waits for its write.
-  public static func sqlite(
+  package static func sqlite(
     at path: String, limit: Int = FactStore.historyLimit, busyTimeout: Duration = .seconds(5),
     backgroundWrites: Bool = false
   ) -> Self {

@@ -11,30 +11,30 @@ import TOMLKit
 /// kind = "math"              # trivia, math, date or year
 /// timeout = 2.5              # seconds, above 0 and at most 600
 /// ```
-public struct AppConfig: Equatable, Sendable {
+package struct AppConfig: Equatable, Sendable {
   /// `source`: where facts come from, as the flag spells it.
-  public var source: String?
+  package var source: String?
   /// `base-url`: the fact server.
-  public var baseURL: String?
+  package var baseURL: String?
   /// `kind`: the kind of fact.
-  public var kind: FactKind?
+  package var kind: FactKind?
   /// `timeout`: seconds to wait for the server.
-  public var timeout: Double?
+  package var timeout: Double?
   /// One line per key the file has that this version does not know, naming its line.
-  public var warnings: [String] = []
+  package var warnings: [String] = []
 
   /// The keys the file may have.
-  public static let keys = ["source", "base-url", "kind", "timeout"]
+  package static let keys = ["source", "base-url", "kind", "timeout"]
 
   /// The sources `source` may name.
-  public static let sources = ["auto", "live", "offline"]
+  package static let sources = ["auto", "live", "offline"]
 
   /// An empty configuration: every flag at its default.
-  public init() {}
+  package init() {}
 
   /// Where the file is: `$XDG_CONFIG_HOME/numberfact/config.toml`, or
   /// `~/.config/numberfact/config.toml` when `XDG_CONFIG_HOME` is unset, empty or relative.
-  public static func defaultPath(environment: [String: String]) -> String? {
+  package static func defaultPath(environment: [String: String]) -> String? {
     if let config = environment["XDG_CONFIG_HOME"], config.hasPrefix("/") {
       return config + "/numberfact/config.toml"
     }
@@ -46,7 +46,7 @@ public struct AppConfig: Equatable, Sendable {
   ///
   /// - Throws: ``AppConfigError`` naming the file and the line, for a file that cannot be
   ///   read, is not TOML, or gives a key a value it cannot have.
-  public static func load(path: String) throws(AppConfigError) -> AppConfig {
+  package static func load(path: String) throws(AppConfigError) -> AppConfig {
     guard FileManager.default.fileExists(atPath: path) else { return AppConfig() }
     let data: Data
     do {
@@ -61,7 +61,7 @@ public struct AppConfig: Equatable, Sendable {
   }
 
   /// Parses `text`, the contents of the file at `path` (which messages name).
-  public static func parse(_ text: String, path: String) throws(AppConfigError) -> AppConfig {
+  package static func parse(_ text: String, path: String) throws(AppConfigError) -> AppConfig {
     if let (line, message) = ConfigTextCheck.firstProblem(in: text) {
       throw AppConfigError(path: path, line: line, message: message)
     }
@@ -114,7 +114,7 @@ public struct AppConfig: Equatable, Sendable {
   }
 
   /// Whether `text` is an http or https URL with a host: what `--base-url` accepts.
-  public static func isServerURL(_ text: String) -> Bool {
+  package static func isServerURL(_ text: String) -> Bool {
     guard let url = URL(string: text), let scheme = url.scheme?.lowercased() else { return false }
     return (scheme == "http" || scheme == "https") && url.host?.isEmpty == false
   }
@@ -140,23 +140,23 @@ public struct AppConfig: Equatable, Sendable {
 }
 
 /// Why the settings file cannot be used: one line naming the file and, when known, the line.
-public struct AppConfigError: Error, Equatable, Sendable, CustomStringConvertible {
+package struct AppConfigError: Error, Equatable, Sendable, CustomStringConvertible {
   /// The file.
-  public var path: String
+  package var path: String
   /// The line, from 1.
-  public var line: Int?
+  package var line: Int?
   /// What is wrong there.
-  public var message: String
+  package var message: String
 
   /// An error in the file at `path`.
-  public init(path: String, line: Int?, message: String) {
+  package init(path: String, line: Int?, message: String) {
     self.path = path
     self.line = line
     self.message = message
   }
 
   /// `/home/a/.config/numberfact/config.toml:3: timeout must be a number of seconds …`
-  public var description: String {
+  package var description: String {
     "\(path)\(line.map { ":\($0)" } ?? ""): \(message)"
   }
 }

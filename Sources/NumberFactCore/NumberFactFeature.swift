@@ -17,35 +17,35 @@ import TaskProviding
 /// client ignored cancellation and answered anyway, and it never clears ``isLoading`` for
 /// the request that replaced it.
 @MainActor @Observable
-public final class NumberFactFeature {
+package final class NumberFactFeature {
   /// The number facts are asked about.
-  public private(set) var count: Int
+  package private(set) var count: Int
   /// The kind of fact the next request asks for.
-  public private(set) var kind: FactKind
+  package private(set) var kind: FactKind
   /// The fact about ``count``, once the latest request has succeeded.
-  public private(set) var fact: NumberFact?
+  package private(set) var fact: NumberFact?
   /// Whether a request is in flight.
-  public private(set) var isLoading: Bool
+  package private(set) var isLoading: Bool
   /// Why the latest request failed, in one line a person can read.
-  public private(set) var errorMessage: String?
+  package private(set) var errorMessage: String?
   /// The facts seen, oldest first: those of earlier runs once ``restoreFromStore(session:)``
   /// has read them, then this session's. A fact seen again (the same number, kind and text)
   /// moves to the end instead of appearing twice. At most ``historyLimit``, the oldest
   /// dropped first.
-  public private(set) var history: [NumberFact] = []
+  package private(set) var history: [NumberFact] = []
   /// Which entry of ``history`` is on screen, when the fact shown is one of them.
-  public private(set) var historyIndex: Int?
+  package private(set) var historyIndex: Int?
 
   /// Until when the fact client answers offline without asking the server (`auto` after a
   /// failure), as of the last request; `nil` when it asks.
-  public private(set) var offlineUntil: Date?
+  package private(set) var offlineUntil: Date?
 
   /// Why the store could not be used, once: the first failure is kept, later ones are the
   /// same news.
-  public private(set) var storeMessage: String?
+  package private(set) var storeMessage: String?
 
   /// The most facts ``history`` keeps, unless the feature was made with another limit.
-  public static let historyLimit = 1_000
+  package static let historyLimit = 1_000
 
   // Resolved once, at init, into plain values: a dump of the model (a test's failure
   // message) then shows which client and provider it uses, not the dependency machinery.
@@ -78,7 +78,7 @@ public final class NumberFactFeature {
   ///
   /// - Parameter store: Where facts shown are kept and earlier runs' are read; `nil`, the
   ///   default, remembers nothing.
-  public convenience init(count: Int = 0, kind: FactKind = .trivia, store: FactStore? = nil) {
+  package convenience init(count: Int = 0, kind: FactKind = .trivia, store: FactStore? = nil) {
     @Dependency(\.numberFact) var numberFact
     @Dependency(\.taskProvider) var taskProvider
     self.init(
@@ -93,7 +93,7 @@ public final class NumberFactFeature {
   ///   - store: Where facts shown are kept; `nil` remembers nothing.
   ///   - now: The time a fact is recorded as seen.
   ///   - historyLimit: The most facts ``history`` keeps; by default ``historyLimit``.
-  public init(
+  package init(
     count: Int = 0, kind: FactKind = .trivia,
     numberFact: NumberFactClient, taskProvider: any TaskProvider,
     store: FactStore? = nil, now: @escaping @Sendable () -> Date = { Date() },
@@ -112,14 +112,14 @@ public final class NumberFactFeature {
   }
 
   /// Everything on screen, as one value: what a view draws and what a test compares.
-  public var state: State {
+  package var state: State {
     State(
       count: count, kind: kind, fact: fact, isLoading: isLoading, errorMessage: errorMessage,
       storeMessage: storeMessage, offlineUntil: offlineUntil)
   }
 
   /// Where the fact on screen is in ``history``, when it is one of its entries.
-  public var historyPosition: HistoryPosition? {
+  package var historyPosition: HistoryPosition? {
     historyIndex.map { HistoryPosition(number: $0 + 1, of: history.count) }
   }
 
@@ -127,7 +127,7 @@ public final class NumberFactFeature {
   ///
   /// A change clears the fact and the error and cancels the request in flight, which was
   /// about the old number. At `Int.max` nothing changes: the fact still describes the count.
-  public func incrementButtonTapped() {
+  package func incrementButtonTapped() {
     let (next, overflow) = count.addingReportingOverflow(1)
     guard !overflow else { return }
     setCount(next)
@@ -137,7 +137,7 @@ public final class NumberFactFeature {
   ///
   /// A change clears the fact and the error and cancels the request in flight. At `Int.min`
   /// nothing changes.
-  public func decrementButtonTapped() {
+  package func decrementButtonTapped() {
     let (next, overflow) = count.subtractingReportingOverflow(1)
     guard !overflow else { return }
     setCount(next)
@@ -149,50 +149,50 @@ public final class NumberFactFeature {
   /// ``isLoading``. When this request ends, and only if it is still the latest, it sets the
   /// fact or the error and clears ``isLoading``. Cancelling the calling task cancels the
   /// request.
-  public func getFactButtonTapped() async {
+  package func getFactButtonTapped() async {
     await awaitRequest(requestFact())
   }
 
   /// Starts what ``getFactButtonTapped()`` does and returns at once, with ``isLoading`` set:
   /// for a caller that must not wait, such as a key handler. The task is the request's.
   @discardableResult
-  public func requestFact() -> Task<Void, Never> {
+  package func requestFact() -> Task<Void, Never> {
     startFactRequest()
   }
 
   /// Moves the count to `number` (a number typed at the prompt) and asks for its fact;
   /// returns when that request ends.
-  public func numberEntered(_ number: Int) async {
+  package func numberEntered(_ number: Int) async {
     await awaitRequest(requestFact(about: number))
   }
 
   /// Starts what ``numberEntered(_:)`` does and returns at once.
   @discardableResult
-  public func requestFact(about number: Int) -> Task<Void, Never> {
+  package func requestFact(about number: Int) -> Task<Void, Never> {
     setCount(number)
     return startFactRequest()
   }
 
   /// Asks the fact server now, even while a fallback is answering offline, for a fact about
   /// the current count and kind; returns when that request ends.
-  public func askNetworkNowTapped() async {
+  package func askNetworkNowTapped() async {
     await awaitRequest(requestFactFromNetwork())
   }
 
   /// Starts what ``askNetworkNowTapped()`` does and returns at once.
   @discardableResult
-  public func requestFactFromNetwork() -> Task<Void, Never> {
+  package func requestFactFromNetwork() -> Task<Void, Never> {
     numberFact.askNetworkNow()
     backOffMayHaveEnded()
     return startFactRequest()
   }
 
   /// How long the fact client will go on answering offline without asking, if it is.
-  public var backOffRemaining: Duration? { numberFact.backOffRemaining() }
+  package var backOffRemaining: Duration? { numberFact.backOffRemaining() }
 
   /// Reads the client's back-off again: ``offlineUntil`` goes when the back-off has ended.
   /// What the render loop calls when the time it showed has come.
-  public func backOffMayHaveEnded() {
+  package func backOffMayHaveEnded() {
     guard let remaining = numberFact.backOffRemaining() else {
       offlineUntil = nil
       return
@@ -202,13 +202,13 @@ public final class NumberFactFeature {
 
   /// Asks for a fact about a random number of the current kind; when it comes, the count
   /// becomes that number. Returns when the request ends; only the latest request writes.
-  public func randomButtonTapped() async {
+  package func randomButtonTapped() async {
     await awaitRequest(requestRandomFact())
   }
 
   /// Starts what ``randomButtonTapped()`` does and returns at once.
   @discardableResult
-  public func requestRandomFact() -> Task<Void, Never> {
+  package func requestRandomFact() -> Task<Void, Never> {
     let numberFact = numberFact
     let kind = kind
     return startRequest(name: "random \(kind)") { try await numberFact.random(kind, nil) }
@@ -216,7 +216,7 @@ public final class NumberFactFeature {
 
   /// Adds `delta` to ``count`` (PageUp and PageDown move by 100), stopping at `Int.min` and
   /// `Int.max`. A change clears the fact and cancels the request in flight.
-  public func countStepped(by delta: Int) {
+  package func countStepped(by delta: Int) {
     let (sum, overflow) = count.addingReportingOverflow(delta)
     let next = overflow ? (delta > 0 ? Int.max : Int.min) : sum
     guard next != count else { return }
@@ -225,24 +225,24 @@ public final class NumberFactFeature {
 
   /// Shows the fact before the one on screen in ``history`` (the latest, when none of them
   /// is shown); the count and kind follow it. Cancels the request in flight.
-  public func previousFactButtonTapped() {
+  package func previousFactButtonTapped() {
     let index = (historyIndex ?? history.count) - 1
     showHistory(at: index)
   }
 
   /// Shows the fact after the one on screen in ``history``.
-  public func nextFactButtonTapped() {
+  package func nextFactButtonTapped() {
     guard let historyIndex else { return }
     showHistory(at: historyIndex + 1)
   }
 
   /// Shows the oldest fact in ``history``.
-  public func oldestFactButtonTapped() {
+  package func oldestFactButtonTapped() {
     showHistory(at: 0)
   }
 
   /// Shows the newest fact in ``history``.
-  public func newestFactButtonTapped() {
+  package func newestFactButtonTapped() {
     showHistory(at: history.count - 1)
   }
 
@@ -314,7 +314,7 @@ public final class NumberFactFeature {
   }
 
   /// Cancels the request in flight, if any. No error is shown for it.
-  public func cancelButtonTapped() {
+  package func cancelButtonTapped() {
     cancelRequest()
   }
 
@@ -323,7 +323,7 @@ public final class NumberFactFeature {
   /// Clears the fact and the error and cancels the request in flight, which asked for the
   /// old kind. When a fact was on screen or on its way, asks for the new kind's fact about
   /// the same number (spawned through the task provider, not awaited).
-  public func nextKindButtonTapped() {
+  package func nextKindButtonTapped() {
     // A fact on screen, or one on its way, is asked for again in the new kind.
     let wasShowingFact = fact != nil || isLoading
     hasMoved = true
@@ -412,13 +412,13 @@ public final class NumberFactFeature {
   }
 
   /// Waits until every write to the store so far has ended.
-  public func storeWritesEnded() async {
+  package func storeWritesEnded() async {
     await lastWrite?.value
   }
 
   /// Writes where the person is (the count and kind) to the store, after the writes before
   /// it, and returns when it has ended: what the app does as it quits.
-  public func rememberSession() async {
+  package func rememberSession() async {
     guard let store else { return }
     let session = FactStore.Session(count: count, kind: kind)
     let previous = lastWrite
@@ -438,7 +438,7 @@ public final class NumberFactFeature {
   /// `session` is true, moves to the count and kind where the person left off, unless they
   /// have already moved. Returns when that is done; a store that fails sets
   /// ``storeMessage`` and changes nothing else.
-  public func restoreFromStore(session: Bool) async {
+  package func restoreFromStore(session: Bool) async {
     guard let store else { return }
     let task = taskProvider.task(name: "restore from store") {
       do {
@@ -473,7 +473,7 @@ public final class NumberFactFeature {
   }
 
   /// The one-line message shown for a failed request.
-  public nonisolated static func message(for error: any Error) -> String {
+  package nonisolated static func message(for error: any Error) -> String {
     let text =
       switch error {
       case let error as NumberFactError: error.description
@@ -486,24 +486,24 @@ public final class NumberFactFeature {
 
 extension NumberFactFeature {
   /// A snapshot of everything the feature shows.
-  public struct State: Hashable, Sendable {
+  package struct State: Hashable, Sendable {
     /// The number facts are asked about.
-    public var count: Int
+    package var count: Int
     /// The kind of fact the next request asks for.
-    public var kind: FactKind
+    package var kind: FactKind
     /// The fact about `count`, if the latest request succeeded.
-    public var fact: NumberFact?
+    package var fact: NumberFact?
     /// Whether a request is in flight.
-    public var isLoading: Bool
+    package var isLoading: Bool
     /// Why the latest request failed.
-    public var errorMessage: String?
+    package var errorMessage: String?
     /// Why the store could not be used.
-    public var storeMessage: String?
+    package var storeMessage: String?
     /// Until when facts come offline without asking the server.
-    public var offlineUntil: Date?
+    package var offlineUntil: Date?
 
     /// Creates a snapshot; the defaults are those of a new feature.
-    public init(
+    package init(
       count: Int = 0, kind: FactKind = .trivia, fact: NumberFact? = nil,
       isLoading: Bool = false, errorMessage: String? = nil, storeMessage: String? = nil,
       offlineUntil: Date? = nil
@@ -533,18 +533,18 @@ private struct HistoryEntry: Hashable {
 }
 
 /// Where a fact is among the facts seen this session, as "3 of 7" says it.
-public struct HistoryPosition: Hashable, Sendable, CustomStringConvertible {
+package struct HistoryPosition: Hashable, Sendable, CustomStringConvertible {
   /// Which fact, from 1.
-  public var number: Int
+  package var number: Int
   /// How many facts there are.
-  public var count: Int
+  package var count: Int
 
   /// The `number`th fact of `count`.
-  public init(number: Int, of count: Int) {
+  package init(number: Int, of count: Int) {
     self.number = number
     self.count = count
   }
 
   /// "3 of 7".
-  public var description: String { "\(number) of \(count)" }
+  package var description: String { "\(number) of \(count)" }
 }

@@ -3,7 +3,7 @@ import Foundation
 /// A parser that takes text from outside, with the properties its output must have. Each
 /// target reads one input and stops the process (a crash, which the fuzzer keeps) when a
 /// property fails.
-public enum FuzzTarget: String, CaseIterable, Sendable {
+package enum FuzzTarget: String, CaseIterable, Sendable {
   /// `FactText.sanitize` and the display width of what it returns.
   case sanitizer
   /// The fact server's answers: one fact, a batch, a random fact's number.
@@ -18,7 +18,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
   case replay
 
   /// Runs the target on one input.
-  public func run(_ input: Data) {
+  package func run(_ input: Data) {
     switch self {
     case .sanitizer: SanitizerTarget.run(input)
     case .response: ResponseTarget.run(input)

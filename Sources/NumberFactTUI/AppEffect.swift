@@ -1,6 +1,6 @@
 /// What a key asks of the world beyond the view state: the feature, the terminal or the
 /// app. ``AppUpdate`` returns it; the render loop carries it out.
-public enum AppEffect: Hashable, Sendable {
+package enum AppEffect: Hashable, Sendable {
   /// Count up by one.
   case increment
   /// Count down by one.

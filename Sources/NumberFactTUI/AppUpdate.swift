@@ -3,10 +3,10 @@
 ///
 /// What the screen alone shows (the prompt, the help, a notice) changes here at once; what
 /// the feature, the terminal or the app must do comes back as an ``AppEffect``.
-public enum AppUpdate {
+package enum AppUpdate {
   /// Applies `key` to `state` and returns what it asks of the feature, the terminal or the
   /// app, if anything.
-  public static func update(_ state: inout ViewState, for key: Key) -> AppEffect? {
+  package static func update(_ state: inout ViewState, for key: Key) -> AppEffect? {
     if var prompt = state.prompt, key != .control("c") {
       switch prompt.handle(key) {
       case .editing:

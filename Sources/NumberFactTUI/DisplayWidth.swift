@@ -7,15 +7,15 @@ import Glibc
 /// places text by the same function, so a frame laid out here is drawn where it was laid
 /// out. Text is counted scalar by scalar, as ncurses counts it, and drawn as
 /// ``drawable(_:)`` makes it, so the terminal agrees too.
-public enum DisplayWidth {
+package enum DisplayWidth {
   /// Cells taken by one character (grapheme cluster): the sum of its scalars' cells.
-  public static func of(_ character: Character) -> Int {
+  package static func of(_ character: Character) -> Int {
     character.unicodeScalars.reduce(0) { $0 + of($1) }
   }
 
   /// Cells taken by one scalar on its own: `wcwidth`'s count, 0 for a control, and 1 for
   /// a scalar the C library cannot print, which is drawn as "�".
-  public static func of(_ scalar: Unicode.Scalar) -> Int {
+  package static func of(_ scalar: Unicode.Scalar) -> Int {
     let value = scalar.value
     if value < 0x7F { return value < 0x20 ? 0 : 1 }
     if value < 0xA0 { return 0 }
@@ -24,12 +24,12 @@ public enum DisplayWidth {
   }
 
   /// Cells taken by `text`.
-  public static func of(_ text: some StringProtocol) -> Int {
+  package static func of(_ text: some StringProtocol) -> Int {
     text.unicodeScalars.reduce(0) { $0 + of($1) }
   }
 
   /// Whether the C library can print `scalar` (its `wcwidth` is not -1).
-  public static func isPrintable(_ scalar: Unicode.Scalar) -> Bool {
+  package static func isPrintable(_ scalar: Unicode.Scalar) -> Bool {
     scalar.value >= 0x20 && (scalar.value < 0x7F || cLibraryWidth(scalar) >= 0)
   }
 
@@ -38,7 +38,7 @@ public enum DisplayWidth {
   /// ncurses, counting by `wcwidth`, moves on by every part: a family emoji would take 2
   /// cells on the glass and 8 in ncurses, and the rest of the line would be drawn 6 cells
   /// early. Its parts, side by side, take 8 in both. Widths are the same before and after.
-  public static func drawable(_ text: String) -> String {
+  package static func drawable(_ text: String) -> String {
     guard text.utf8.contains(where: { $0 >= 0x80 }) else { return text }
     var scalars = String.UnicodeScalarView()
     for scalar in text.unicodeScalars where scalar.value != 0x200D {
@@ -63,7 +63,7 @@ public enum DisplayWidth {
 
   /// `text` cut to at most `width` cells, ending in "…" when something was cut and there
   /// is room for it.
-  public static func clip(_ text: String, to width: Int) -> String {
+  package static func clip(_ text: String, to width: Int) -> String {
     guard width > 0 else { return "" }
     if of(text) <= width { return text }
     let room = width >= 2 ? width - 1 : width
@@ -80,7 +80,7 @@ public enum DisplayWidth {
 
   /// `text` broken into lines of at most `width` cells, at spaces where possible and
   /// inside words only when a word alone is too wide.
-  public static func wrap(_ text: String, to width: Int) -> [String] {
+  package static func wrap(_ text: String, to width: Int) -> [String] {
     guard width > 0 else { return [] }
     var lines: [String] = []
     var line = ""

@@ -2,30 +2,30 @@ import Foundation
 import NumberFactCore
 
 /// Everything the screen shows: the feature's state plus what only the terminal app has.
-public struct ViewState: Hashable, Sendable {
+package struct ViewState: Hashable, Sendable {
   /// The feature's state.
-  public var feature: NumberFactFeature.State
+  package var feature: NumberFactFeature.State
   /// Which spinner frame to show while loading; any value, it wraps.
-  public var spinnerFrame: Int
+  package var spinnerFrame: Int
   /// Whether the key help replaces the fact.
-  public var showsHelp: Bool
+  package var showsHelp: Bool
   /// The number being typed on the count line, while the prompt is open.
-  public var prompt: NumberPrompt?
+  package var prompt: NumberPrompt?
   /// Where the fact shown is among the facts seen ("3 of 7").
-  public var historyPosition: HistoryPosition?
+  package var historyPosition: HistoryPosition?
   /// The time a stored fact's age is told against ("seen 3 days ago"), set when the fact
   /// is shown, so the view never reads the clock. Without it, the age is told as of when
   /// the fact was seen.
-  public var now: Date?
+  package var now: Date?
   /// A line about what the last key did ("Copied the fact to the clipboard."), until the
   /// next key or the next fact.
-  public var notice: String?
+  package var notice: String?
   /// How many rows of the body (the fact, the help) are scrolled out of sight at the top,
   /// when it does not fit.
-  public var scroll: Int
+  package var scroll: Int
 
   /// Creates a view state.
-  public init(
+  package init(
     feature: NumberFactFeature.State = .init(), spinnerFrame: Int = 0, showsHelp: Bool = false,
     prompt: NumberPrompt? = nil, historyPosition: HistoryPosition? = nil, now: Date? = nil,
     notice: String? = nil, scroll: Int = 0
@@ -46,20 +46,20 @@ public struct ViewState: Hashable, Sendable {
 /// From 9 rows and 24 columns up it draws a title bar, the count and kind, the fact and
 /// the key hints; below that, a compact layout puts the count first and the fact after it.
 /// Every row fits the width, whatever the text, down to a 1×1 terminal.
-public enum FactView {
+package enum FactView {
   /// The spinner's frames, drawn one after another while a request is in flight.
-  public static let spinner: [String] = ["|", "/", "-", "\\"]
+  package static let spinner: [String] = ["|", "/", "-", "\\"]
 
   /// The widest the fact's lines get, however wide the terminal: longer lines are hard to
   /// read and to follow back to the start of the next.
-  public static let readableWidth = 76
+  package static let readableWidth = 76
 
   /// The smallest size that gets the full layout.
-  public static let fullLayoutSize = TerminalSize(rows: 9, columns: 24)
+  package static let fullLayoutSize = TerminalSize(rows: 9, columns: 24)
 
   /// Which keys work now, for the key bar: the prompt's, the help's, while loading, or the
   /// counter's.
-  public static func keyContext(of state: ViewState) -> KeyContext {
+  package static func keyContext(of state: ViewState) -> KeyContext {
     if state.prompt != nil { return .prompt }
     if state.showsHelp { return .help }
     if state.feature.isLoading { return .loading }
@@ -67,12 +67,12 @@ public enum FactView {
   }
 
   /// The key bars for what the keys do in `state`, widest first.
-  public static func hintVariants(for state: ViewState) -> [String] {
+  package static func hintVariants(for state: ViewState) -> [String] {
     KeyBindings.hintVariants(in: keyContext(of: state))
   }
 
   /// The widest key bar for `state` that fits in `width` columns after a leading space.
-  public static func hints(for state: ViewState, width: Int) -> String {
+  package static func hints(for state: ViewState, width: Int) -> String {
     hints(from: hintVariants(for: state), width: width)
   }
 
@@ -83,7 +83,7 @@ public enum FactView {
   }
 
   /// Lays out `state` for a terminal of `size`.
-  public static func frame(for state: ViewState, size: TerminalSize) -> Frame {
+  package static func frame(for state: ViewState, size: TerminalSize) -> Frame {
     guard size.rows > 0, size.columns > 0 else { return Frame(size: size, rows: []) }
     let full =
       size.rows >= fullLayoutSize.rows && size.columns >= fullLayoutSize.columns
@@ -129,7 +129,7 @@ public enum FactView {
   }
 
   /// How far the body of `state` can scroll at `size`: 0 when it fits.
-  public static func maximumScroll(for state: ViewState, size: TerminalSize) -> Int {
+  package static func maximumScroll(for state: ViewState, size: TerminalSize) -> Int {
     guard size.rows > 0, size.columns > 0 else { return 0 }
     let (body, room, width) = bodyAndRoom(state, size)
     return maximumScroll(droppingBlankRows(body, toFit: room).count, room: room, width: width)
@@ -246,7 +246,7 @@ public enum FactView {
 
   /// A fact's text as `y` copies it and `--print` prints it: on one line, sanitized as
   /// every fact's text is when the fact is made.
-  public static func plainText(of fact: NumberFact) -> String {
+  package static func plainText(of fact: NumberFact) -> String {
     fact.text
   }
 

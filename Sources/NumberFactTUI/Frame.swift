@@ -1,21 +1,21 @@
 /// A terminal's size in character cells.
-public struct TerminalSize: Hashable, Sendable, CustomStringConvertible {
+package struct TerminalSize: Hashable, Sendable, CustomStringConvertible {
   /// Number of rows (lines).
-  public var rows: Int
+  package var rows: Int
   /// Number of columns (cells per line).
-  public var columns: Int
+  package var columns: Int
 
   /// Creates a size; negative values count as zero.
-  public init(rows: Int, columns: Int) {
+  package init(rows: Int, columns: Int) {
     self.rows = max(0, rows)
     self.columns = max(0, columns)
   }
 
-  public var description: String { "\(columns)×\(rows)" }
+  package var description: String { "\(columns)×\(rows)" }
 }
 
 /// What a piece of text means on screen; each terminal decides how that looks.
-public enum TextRole: Hashable, Sendable, CaseIterable {
+package enum TextRole: Hashable, Sendable, CaseIterable {
   /// Ordinary text.
   case normal
   /// The title bar.
@@ -32,45 +32,45 @@ public enum TextRole: Hashable, Sendable, CaseIterable {
 
 /// A run of text in one role. Its text holds no control characters, and is what the
 /// terminal is given (``DisplayWidth/drawable(_:)``).
-public struct Span: Hashable, Sendable {
+package struct Span: Hashable, Sendable {
   /// The text.
-  public var text: String
+  package var text: String
   /// How it should look.
-  public var role: TextRole
+  package var role: TextRole
 
   /// Creates a span of `text`, as the terminal is given it.
-  public init(_ text: String, _ role: TextRole = .normal) {
+  package init(_ text: String, _ role: TextRole = .normal) {
     self.text = DisplayWidth.drawable(text)
     self.role = role
   }
 
   /// The number of cells the text occupies.
-  public var width: Int { DisplayWidth.of(text) }
+  package var width: Int { DisplayWidth.of(text) }
 }
 
 /// One screen line: spans left to right, together no wider than the frame.
-public struct Row: Hashable, Sendable {
+package struct Row: Hashable, Sendable {
   /// The spans, left to right.
-  public var spans: [Span]
+  package var spans: [Span]
 
   /// Creates a row.
-  public init(_ spans: [Span] = []) {
+  package init(_ spans: [Span] = []) {
     self.spans = spans
   }
 
   /// The row's text, without roles.
-  public var text: String { spans.map(\.text).joined() }
+  package var text: String { spans.map(\.text).joined() }
 }
 
 /// A whole screen: what the view produces and a terminal draws.
-public struct Frame: Hashable, Sendable {
+package struct Frame: Hashable, Sendable {
   /// The size the frame was laid out for.
-  public var size: TerminalSize
+  package var size: TerminalSize
   /// Exactly `size.rows` rows.
-  public var rows: [Row]
+  package var rows: [Row]
 
   /// Creates a frame, padding or cutting `rows` to `size.rows`.
-  public init(size: TerminalSize, rows: [Row]) {
+  package init(size: TerminalSize, rows: [Row]) {
     self.size = size
     self.rows = Array(rows.prefix(size.rows))
     if self.rows.count < size.rows {
@@ -79,7 +79,7 @@ public struct Frame: Hashable, Sendable {
   }
 
   /// Each row's text with trailing spaces removed: what a person reads.
-  public var lines: [String] {
+  package var lines: [String] {
     rows.map { row in
       var text = row.text
       while text.last == " " { text.removeLast() }
@@ -88,7 +88,7 @@ public struct Frame: Hashable, Sendable {
   }
 
   /// Whether any row contains `text`.
-  public func contains(_ text: String) -> Bool {
+  package func contains(_ text: String) -> Bool {
     lines.contains { $0.contains(text) }
   }
 }

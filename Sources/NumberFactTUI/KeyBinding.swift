@@ -1,5 +1,5 @@
 /// Where the keys are: the screens that give keys another meaning or another key bar.
-public enum KeyContext: Hashable, Sendable, CaseIterable {
+package enum KeyContext: Hashable, Sendable, CaseIterable {
   /// The counter, with or without a fact on screen.
   case counter
   /// A fact is on its way.
@@ -11,19 +11,19 @@ public enum KeyContext: Hashable, Sendable, CaseIterable {
 }
 
 /// A binding's place in the key bar: its keys and a word or two.
-public struct KeyHint: Hashable, Sendable {
+package struct KeyHint: Hashable, Sendable {
   /// The keys as the bar names them: "+/-", "? or Esc".
-  public var keys: String
+  package var keys: String
   /// What they do: "count", "close help".
-  public var word: String
+  package var word: String
   /// The keys in the narrowest bar, which names keys only: "?".
-  public var shortKeys: String
+  package var shortKeys: String
   /// When the bar is too narrow for every hint, the highest ranks go first; the hints of
   /// rank 1 stay, down to the narrowest bar.
-  public var rank: Int
+  package var rank: Int
 
   /// A hint of `rank`; the narrowest bar names `shortKeys`, by default the keys.
-  public init(_ keys: String, _ word: String, rank: Int, shortKeys: String? = nil) {
+  package init(_ keys: String, _ word: String, rank: Int, shortKeys: String? = nil) {
     self.keys = keys
     self.word = word
     self.rank = rank
@@ -31,24 +31,24 @@ public struct KeyHint: Hashable, Sendable {
   }
 
   /// "+/- count".
-  public var text: String { "\(keys) \(word)" }
+  package var text: String { "\(keys) \(word)" }
 }
 
 /// Keys, what they do, and how the help and the key bar say so: one line of the help
 /// screen. The tables in ``KeyBindings`` are the one place a key is bound; the key map, the
 /// help screen, the key bar and `numberfact --help` are all read from them.
-public struct KeyBinding<Meaning: Hashable & Sendable>: Sendable {
+package struct KeyBinding<Meaning: Hashable & Sendable>: Sendable {
   /// The keys as the help names them: "+ = ↑ k".
-  public let names: String
+  package let names: String
   /// What the keys do, as the help says it: "count up".
-  public let summary: String
+  package let summary: String
   /// Each key and what it means.
-  public let keys: [(key: Key, meaning: Meaning)]
+  package let keys: [(key: Key, meaning: Meaning)]
   /// The binding's hint in the key bar of each context that shows one.
-  public let hints: [KeyContext: KeyHint]
+  package let hints: [KeyContext: KeyHint]
 
   /// A binding of `keys`, each to `meaning`.
-  public init(
+  package init(
     _ names: String, _ summary: String, _ meaning: Meaning, keys: [Key],
     hints: [KeyContext: KeyHint] = [:]
   ) {
@@ -56,7 +56,7 @@ public struct KeyBinding<Meaning: Hashable & Sendable>: Sendable {
   }
 
   /// A binding whose keys mean different things, told in one line of the help.
-  public init(
+  package init(
     _ names: String, _ summary: String, keys: [(key: Key, meaning: Meaning)],
     hints: [KeyContext: KeyHint] = [:]
   ) {
@@ -68,16 +68,16 @@ public struct KeyBinding<Meaning: Hashable & Sendable>: Sendable {
 
   /// ``names`` in plain words for text that may not reach a UTF-8 terminal:
   /// "Left h  Right l".
-  public var plainNames: String {
+  package var plainNames: String {
     names.replacing("↑", with: "Up").replacing("↓", with: "Down")
       .replacing("←", with: "Left").replacing("→", with: "Right")
   }
 }
 
 /// The app's keys: every binding, once.
-public enum KeyBindings {
+package enum KeyBindings {
   /// The keys of the counter, the loading screen and the help, in the help's order.
-  public static let app: [KeyBinding<Action>] = [
+  package static let app: [KeyBinding<Action>] = [
     KeyBinding(
       "+ = ↑ k", "count up", .increment,
       keys: [.character("+"), .character("="), .up, .character("k")],
@@ -141,7 +141,7 @@ public enum KeyBindings {
 
   /// The keys of the number prompt. A key not here is refused with a message; Ctrl-C still
   /// quits.
-  public static let prompt: [KeyBinding<NumberPrompt.Edit>] = [
+  package static let prompt: [KeyBinding<NumberPrompt.Edit>] = [
     KeyBinding(
       "Enter", "go to the number and get its fact", .submit, keys: [.enter],
       hints: [.prompt: KeyHint("Enter", "go", rank: 1)]),
@@ -175,7 +175,7 @@ public enum KeyBindings {
 
   /// The key bar of `context`, widest first: each narrower one leaves out the hints of the
   /// highest rank left, and the narrowest names only the keys of rank 1.
-  public static func hintVariants(in context: KeyContext) -> [String] {
+  package static func hintVariants(in context: KeyContext) -> [String] {
     let hints =
       context == .prompt
       ? prompt.compactMap { $0.hints[context] } : app.compactMap { $0.hints[context] }
@@ -188,7 +188,7 @@ public enum KeyBindings {
   }
 
   /// The keys of the app in one paragraph, for `numberfact --help`.
-  public static var summary: String {
+  package static var summary: String {
     app.map { "\($0.plainNames) \($0.summary)" }.joined(separator: "; ") + "."
   }
 }

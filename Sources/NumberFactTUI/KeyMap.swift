@@ -1,5 +1,5 @@
 /// A key press as the app sees it, independent of the terminal library.
-public enum Key: Hashable, Sendable {
+package enum Key: Hashable, Sendable {
   /// A printable character.
   case character(Character)
   /// A letter pressed with Control: `.control("c")` is Ctrl-C.
@@ -39,7 +39,7 @@ extension Key {
   /// feed, Escape, Backspace for DEL or BS, Tab, Ctrl and a letter for the other C0
   /// controls, and the character itself otherwise. The real terminal and the virtual one
   /// both decode through it, so a test types what a person would.
-  public init(typed scalar: Unicode.Scalar) {
+  package init(typed scalar: Unicode.Scalar) {
     switch scalar.value {
     case 3: self = .control("c")
     case 9: self = .tab
@@ -54,7 +54,7 @@ extension Key {
 }
 
 /// What a key asks the app to do.
-public enum Action: Hashable, Sendable, CaseIterable {
+package enum Action: Hashable, Sendable, CaseIterable {
   /// Add one to the count.
   case increment
   /// Subtract one from the count.
@@ -100,14 +100,14 @@ public enum Action: Hashable, Sendable, CaseIterable {
 }
 
 /// The app's keys: what each key does, read from ``KeyBindings/app``.
-public enum KeyMap {
+package enum KeyMap {
   /// The action for `key`, or `nil` for a key the app ignores.
-  public static func action(for key: Key) -> Action? {
+  package static func action(for key: Key) -> Action? {
     KeyBindings.actions[key]
   }
 
   /// The keys of each action, as the help screen lists them.
-  public static var help: [(keys: String, action: String)] {
+  package static var help: [(keys: String, action: String)] {
     KeyBindings.app.map { ($0.names, $0.summary) }
   }
 }

@@ -12,9 +12,9 @@ import Glibc
 /// ``close()`` restores the terminal exactly: it leaves curses mode, shows the cursor and
 /// puts back the `termios` settings saved at ``open(colors:)``.
 @MainActor
-public final class NcursesTerminal: Terminal {
+package final class NcursesTerminal: Terminal {
   /// Why the terminal could not be opened.
-  public enum OpenError: Error, Equatable, CustomStringConvertible {
+  package enum OpenError: Error, Equatable, CustomStringConvertible {
     /// Standard input or output is not a terminal.
     case notATerminal
     /// `TERM` names no terminal this system describes, or is unset.
@@ -22,7 +22,7 @@ public final class NcursesTerminal: Terminal {
     /// `TERM` names a terminal that cannot move its cursor, such as `dumb`.
     case notFullScreen(String)
 
-    public var description: String {
+    package var description: String {
       switch self {
       case .notATerminal:
         "the interactive app needs a terminal on stdin and stdout; in scripts use `numberfact fact N`"
@@ -38,7 +38,7 @@ public final class NcursesTerminal: Terminal {
   }
 
   /// The signals that stop the app; each arrives as ``TerminalEvent/signal(_:)``.
-  public static let stopSignals: [Int32] = [SIGINT, SIGTERM, SIGHUP, SIGQUIT]
+  package static let stopSignals: [Int32] = [SIGINT, SIGTERM, SIGHUP, SIGQUIT]
 
   private let outlet = TerminalEventOutlet()
   private let screen: OpaquePointer
@@ -67,7 +67,7 @@ public final class NcursesTerminal: Terminal {
   /// - Throws: ``OpenError`` when stdin or stdout is not a terminal, or `TERM` is unknown or
   ///   cannot move the cursor.
   ///   Nothing has been changed on the terminal when it throws.
-  public static func open(colors: Bool) throws -> NcursesTerminal {
+  package static func open(colors: Bool) throws -> NcursesTerminal {
     guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else {
       throw OpenError.notATerminal
     }
@@ -83,7 +83,7 @@ public final class NcursesTerminal: Terminal {
   ///   - terminalName: The terminfo entry; `TERM` by default.
   ///   - colors: Whether to use colours when the terminal has them.
   /// - Throws: ``OpenError`` as ``open(colors:)`` does.
-  public static func open(
+  package static func open(
     input: Int32, output: Int32, terminalName: String? = nil, colors: Bool
   ) throws -> NcursesTerminal {
     guard isatty(input) == 1, isatty(output) == 1 else { throw OpenError.notATerminal }
@@ -186,13 +186,13 @@ public final class NcursesTerminal: Terminal {
     for signal in signals { _ = Glibc.signal(signal, SIG_DFL) }
   }
 
-  public var size: TerminalSize {
+  package var size: TerminalSize {
     set_term(screen)
     return TerminalSize(
       rows: Int(cn_getmaxy(cn_stdscr())), columns: Int(cn_getmaxx(cn_stdscr())))
   }
 
-  public func draw(_ frame: Frame) {
+  package func draw(_ frame: Frame) {
     guard !isClosed else { return }
     set_term(screen)
     let window = cn_stdscr()
@@ -232,14 +232,14 @@ public final class NcursesTerminal: Terminal {
     outlet.send(.inputClosed)
   }
 
-  public func start(_ receive: @escaping @MainActor (TerminalEvent) -> Void) {
+  package func start(_ receive: @escaping @MainActor (TerminalEvent) -> Void) {
     outlet.start(receive)
   }
 
   /// Stops the app as a shell's job control expects, for Ctrl-Z or a SIGTSTP from outside:
   /// leaves curses mode and restores the saved terminal settings, stops with SIGTSTP, and
   /// when continued (`fg`, SIGCONT) enters curses mode again, reads the size and repaints.
-  public func suspend() {
+  package func suspend() {
     guard !isClosed, inputDescriptor >= 0 else { return }
     set_term(screen)
     curs_set(1)
@@ -279,7 +279,7 @@ public final class NcursesTerminal: Terminal {
     resized()
   }
 
-  public func repaint() {
+  package func repaint() {
     guard !isClosed, let lastDrawn else { return }
     set_term(screen)
     // The next update clears the screen and writes every cell, not only what changed
@@ -288,7 +288,7 @@ public final class NcursesTerminal: Terminal {
     draw(lastDrawn)
   }
 
-  public func copyToClipboard(_ text: String) {
+  package func copyToClipboard(_ text: String) {
     guard !isClosed, outputDescriptor >= 0 else { return }
     // `c` is the clipboard selection; BEL ends the sequence, as more terminals accept it
     // than ST. Written past ncurses, which has nothing to draw for it.
@@ -384,7 +384,7 @@ public final class NcursesTerminal: Terminal {
 
   /// Returns once keys, resizes and signals are being listened for: a Ctrl-C or a SIGTSTP
   /// sent after this is handled, not lost. The app waits for it before its first frame.
-  public func waitUntilListening() async {
+  package func waitUntilListening() async {
     guard unregisteredSources > 0 else { return }
     await withCheckedContinuation { registrationWaiters.append($0) }
   }
@@ -456,7 +456,7 @@ public final class NcursesTerminal: Terminal {
   }
 
   /// Leaves curses mode and restores the terminal as it was; safe to call more than once.
-  public func close() {
+  package func close() {
     guard !isClosed else { return }
     isClosed = true
     for source in sources { source.cancel() }

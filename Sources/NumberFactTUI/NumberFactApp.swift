@@ -6,11 +6,11 @@ import TaskProviding
 /// this one place for the command and for scripted tests alike, so a test drives the app
 /// people run.
 @MainActor
-public final class NumberFactApp {
+package final class NumberFactApp {
   /// The feature the keys drive.
-  public let model: NumberFactFeature
+  package let model: NumberFactFeature
   /// The loop between the terminal and the feature.
-  public let loop: RenderLoop
+  package let loop: RenderLoop
   private let taskProvider: any TaskProvider
   private let restoresSession: Bool
 
@@ -27,7 +27,7 @@ public final class NumberFactApp {
   ///   - clock: What the spinner and the offline mark wait on.
   ///   - taskProvider: What every task of the app is spawned through.
   ///   - now: The time a fact is recorded as seen.
-  public init<C: Clock<Duration>>(
+  package init<C: Clock<Duration>>(
     terminal: any Terminal, client: NumberFactClient, store: FactStore? = nil,
     count: Int = 0, kind: FactKind = .trivia, restoresSession: Bool = false,
     clock: C, taskProvider: any TaskProvider,
@@ -44,7 +44,7 @@ public final class NumberFactApp {
   /// Runs the app until the person quits, a signal arrives or the input ends: draws the
   /// first frame, then reads the store (never on the first frame's path), and on the way out
   /// writes where the person is.
-  public func run() async -> RenderLoop.ExitReason {
+  package func run() async -> RenderLoop.ExitReason {
     let model = model
     let restoresSession = restoresSession
     // Spawned before the loop starts and run after its first frame: the loop draws it before
@@ -58,5 +58,5 @@ public final class NumberFactApp {
   }
 
   /// The last fact the screen showed, even if a later key cleared it.
-  public var lastFactShown: NumberFact? { loop.lastFactShown }
+  package var lastFactShown: NumberFact? { loop.lastFactShown }
 }

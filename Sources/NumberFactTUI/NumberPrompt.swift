@@ -1,8 +1,8 @@
 /// The number a person is typing on the count line: digits, a minus sign, Backspace, Enter
 /// to go there and Esc to give up. Pure: a key in, the new state and what it means out.
-public struct NumberPrompt: Hashable, Sendable {
+package struct NumberPrompt: Hashable, Sendable {
   /// What a key did to the prompt.
-  public enum Outcome: Hashable, Sendable {
+  package enum Outcome: Hashable, Sendable {
     /// Still typing.
     case editing
     /// Esc, or Backspace on an empty prompt: close it, change nothing.
@@ -12,7 +12,7 @@ public struct NumberPrompt: Hashable, Sendable {
   }
 
   /// What a key does to the prompt; ``KeyBindings/prompt`` binds them.
-  public enum Edit: Hashable, Sendable {
+  package enum Edit: Hashable, Sendable {
     /// Types a digit.
     case digit
     /// Makes the number negative, or positive again.
@@ -26,22 +26,22 @@ public struct NumberPrompt: Hashable, Sendable {
   }
 
   /// The most characters the prompt holds: `Int.min` has 20.
-  public static let maximumLength = 20
+  package static let maximumLength = 20
 
   /// What has been typed: an optional minus sign, then digits.
-  public private(set) var text: String
+  package private(set) var text: String
   /// Why the last key was refused, shown under the prompt until the next key.
-  public private(set) var message: String?
+  package private(set) var message: String?
 
   /// A prompt holding `text`, for a digit key that opens it.
-  public init(_ text: String = "") {
+  package init(_ text: String = "") {
     self.text = String(
       text.filter { $0.isASCII && ($0.isWholeNumber || $0 == "-") }.prefix(Self.maximumLength))
     message = nil
   }
 
   /// Applies `key`.
-  public mutating func handle(_ key: Key) -> Outcome {
+  package mutating func handle(_ key: Key) -> Outcome {
     message = nil
     switch KeyBindings.edits[key] {
     case .cancel:

@@ -10,9 +10,9 @@ import TaskProviding
 /// Get-fact requests and the spinner are spawned through the task provider, so a test can
 /// await or step them; the spinner sleeps on the injected clock, so a test advances it.
 @MainActor
-public final class RenderLoop {
+package final class RenderLoop {
   /// Why ``run()`` returned.
-  public enum ExitReason: Hashable, Sendable {
+  package enum ExitReason: Hashable, Sendable {
     /// The person quit (`q` or Ctrl-C).
     case quit
     /// A signal asked the app to stop.
@@ -38,10 +38,10 @@ public final class RenderLoop {
   private let startCountdown: @MainActor (Duration) -> @Sendable () async throws -> Void
 
   /// What the screen shows, apart from the model.
-  public private(set) var viewState = ViewState()
+  package private(set) var viewState = ViewState()
   /// The last fact the screen showed, even if a later key cleared it: what `--print`
   /// leaves on standard output after the app ends.
-  public private(set) var lastFactShown: NumberFact?
+  package private(set) var lastFactShown: NumberFact?
   private var lastFrame: Frame?
   private var spinner: Task<Void, Never>?
   /// Wakes the loop when the offline mark's time has come, so the mark goes with it.
@@ -67,7 +67,7 @@ public final class RenderLoop {
   ///     tests.
   ///   - taskProvider: Spawns the get-fact taps and the spinner.
   ///   - spinnerInterval: Time between spinner frames.
-  public init<C: Clock<Duration>>(
+  package init<C: Clock<Duration>>(
     model: NumberFactFeature,
     terminal: any Terminal,
     clock: C,
@@ -102,7 +102,7 @@ public final class RenderLoop {
   ///
   /// Every event comes through one stream, read on the main actor: a key reaches the loop
   /// in one hop from the terminal, and each event is laid out once.
-  public func run() async -> ExitReason {
+  package func run() async -> ExitReason {
     let (events, continuation) = AsyncStream.makeStream(of: Event.self)
     self.continuation = continuation
     terminal.start { event in continuation.yield(.terminal(event)) }

@@ -1,5 +1,5 @@
 /// Something that happened at the terminal.
-public enum TerminalEvent: Hashable, Sendable {
+package enum TerminalEvent: Hashable, Sendable {
   /// Keys read together, in order. A paste arrives as one batch.
   case keys([Key])
   /// The terminal now has this size.
@@ -15,7 +15,7 @@ public enum TerminalEvent: Hashable, Sendable {
 /// Implementations: `NcursesTerminal` for a real terminal, and `VirtualTerminal` (in
 /// NumberFactTUITesting) in memory for tests. Both are used from the main actor only; ncurses is not thread-safe.
 @MainActor
-public protocol Terminal: AnyObject {
+package protocol Terminal: AnyObject {
   /// The current size.
   var size: TerminalSize { get }
 

@@ -21,23 +21,23 @@ import TaskProvidingTesting
 /// }
 /// ```
 @MainActor
-public final class AppScript {
+package final class AppScript {
   /// The screen the app draws on.
-  public let terminal: VirtualTerminal
+  package let terminal: VirtualTerminal
   /// The fact client the app asks; answer its requests with ``nextRequest(timeout:)``.
-  public let facts = ControlledNumberFactClient()
+  package let facts = ControlledNumberFactClient()
   /// What the app spawns through: taps, requests, the spinner.
-  public let provider: any TaskProvider
+  package let provider: any TaskProvider
   /// What the spinner sleeps on; move it with ``advance(by:)``.
-  public let clock = TestClock()
+  package let clock = TestClock()
   /// The app under test, assembled as the command assembles it.
-  public let app: NumberFactApp
+  package let app: NumberFactApp
   /// The feature the keys drive.
-  public var model: NumberFactFeature { app.model }
+  package var model: NumberFactFeature { app.model }
   /// The loop under test.
-  public var loop: RenderLoop { app.loop }
+  package var loop: RenderLoop { app.loop }
   /// The app's run, started at init.
-  public let running: Task<RenderLoop.ExitReason, Never>
+  package let running: Task<RenderLoop.ExitReason, Never>
 
   /// Starts the app on a virtual terminal of `size`.
   ///
@@ -49,7 +49,7 @@ public final class AppScript {
   ///   - store: What the app remembers across runs; nothing by default.
   ///   - restoresSession: Whether to move to where the store says the last run left off.
   ///   - provider: What the app spawns through; a recording provider by default.
-  public init(
+  package init(
     size: TerminalSize = TerminalSize(rows: 24, columns: 80), count: Int = 0,
     kind: FactKind = .trivia, client: NumberFactClient? = nil, store: FactStore? = nil,
     restoresSession: Bool = false, provider: any TaskProvider = RecordingTaskProvider()
@@ -65,17 +65,17 @@ public final class AppScript {
 
   /// Types `text` as one batch of keys, as a paste arrives: `\r` is Enter, `\u{1B}` Esc,
   /// `\u{7F}` Backspace, `\t` Tab; every other character is itself.
-  public func type(_ text: String) {
+  package func type(_ text: String) {
     terminal.type(text)
   }
 
   /// Presses `keys` as one batch.
-  public func press(_ keys: Key...) {
+  package func press(_ keys: Key...) {
     terminal.send(keys: keys)
   }
 
   /// The next request the app makes of ``facts``, to answer or fail.
-  public func nextRequest(
+  package func nextRequest(
     timeout: Duration = .seconds(5), fileID: StaticString = #fileID,
     filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
   ) async throws -> ControlledNumberFactClient.Request {
@@ -85,27 +85,27 @@ public final class AppScript {
 
   /// Waits for the first frame drawn that contains `text`, and returns it.
   @discardableResult
-  public func frame(containing text: String, timeout: Duration = .seconds(5)) async throws
+  package func frame(containing text: String, timeout: Duration = .seconds(5)) async throws
     -> Frame
   {
     try await terminal.waitForFrame(timeout: timeout) { $0.contains(text) }
   }
 
   /// The frame on screen now.
-  public var lastFrame: Frame? { terminal.lastFrame }
+  package var lastFrame: Frame? { terminal.lastFrame }
 
   /// Moves the test clock: the spinner turns once per 100 ms.
-  public func advance(by duration: Duration) async {
+  package func advance(by duration: Duration) async {
     await clock.advance(by: duration)
   }
 
   /// Resizes the terminal, as a person dragging the window's corner.
-  public func resize(to size: TerminalSize) {
+  package func resize(to size: TerminalSize) {
     terminal.resize(to: size)
   }
 
   /// Quits with `q` and returns why the loop ended.
-  public func quit() async -> RenderLoop.ExitReason {
+  package func quit() async -> RenderLoop.ExitReason {
     terminal.send(.character("q"))
     return await running.value
   }
@@ -114,7 +114,7 @@ public final class AppScript {
 extension Snapshotting where Value == Frame, Format == String {
   /// A frame as its lines of text, the way a person reads the screen: golden files under the
   /// test's `__Snapshots__` folder, one `.txt` per frame.
-  public static var frameText: Snapshotting {
+  package static var frameText: Snapshotting {
     Snapshotting<String, String>.lines.pullback { frame in frame.lines.joined(separator: "\n") }
   }
 }
@@ -122,7 +122,7 @@ extension Snapshotting where Value == Frame, Format == String {
 /// Compares `frame` to the golden text file `named` beside the calling test, and fails the
 /// test with a line diff when it differs. Set `SNAPSHOT_TESTING_RECORD=all` to write the
 /// files anew after an intended change; a missing file is written and the test fails once.
-public func assertFrame(
+package func assertFrame(
   _ frame: Frame?, named name: String,
   fileID: StaticString = #fileID, filePath: StaticString = #filePath,
   testName: String = #function, line: UInt = #line, column: UInt = #column

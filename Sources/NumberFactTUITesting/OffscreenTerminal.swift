@@ -11,7 +11,7 @@ extension NcursesTerminal {
   /// - Throws: ``NcursesTerminal/OpenError/unknownTerminal(_:)`` when the entry does not
   ///   exist, and ``NcursesTerminal/OpenError/notFullScreen(_:)`` when it cannot move the
   ///   cursor.
-  public static func offscreen(
+  package static func offscreen(
     size: TerminalSize, terminalName: String = "xterm-256color", colors: Bool = false
   ) throws -> NcursesTerminal {
     try onDevNull(size: size, terminalName: terminalName, colors: colors)
@@ -19,7 +19,7 @@ extension NcursesTerminal {
 
   /// How many cells ncurses moves on by to draw `text` at the start of the first row: where
   /// it would draw whatever comes next.
-  public func cellsAdvanced(drawing text: String) -> Int {
+  package func cellsAdvanced(drawing text: String) -> Int {
     withScreen { window in
       werase(window)
       _ = mvwaddstr(window, 0, 0, text)
@@ -28,7 +28,7 @@ extension NcursesTerminal {
   }
 
   /// The text ncurses holds in each row, for tests of what was drawn.
-  public func screenLines() -> [String] {
+  package func screenLines() -> [String] {
     let size = size
     return withScreen { window in
       var lines: [String] = []

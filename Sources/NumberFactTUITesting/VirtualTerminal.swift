@@ -12,82 +12,82 @@ import TaskProviding
 /// let frame = try await terminal.waitForFrame { $0.contains("Count  2") }
 /// ```
 @MainActor
-public final class VirtualTerminal: Terminal {
-  public private(set) var size: TerminalSize
+package final class VirtualTerminal: Terminal {
+  package private(set) var size: TerminalSize
   private let outlet = TerminalEventOutlet()
 
   /// Every frame drawn, oldest first.
-  public private(set) var frames: [Frame] = []
+  package private(set) var frames: [Frame] = []
   /// How many times the app suspended itself (Ctrl-Z). A virtual terminal returns at once,
   /// as if continued straight away.
-  public private(set) var suspensions = 0
+  package private(set) var suspensions = 0
   /// How many times the app asked for the whole screen to be drawn again (Ctrl-L).
-  public private(set) var repaints = 0
+  package private(set) var repaints = 0
   /// What the app put on the clipboard (`y`), oldest first.
-  public private(set) var copied: [String] = []
+  package private(set) var copied: [String] = []
   private var waiters: [(id: Int, condition: (Frame) -> Bool, resume: (Frame?) -> Void)] = []
   private var nextWaiter = 0
 
   /// Creates a terminal of `size` with nothing drawn.
-  public init(size: TerminalSize) {
+  package init(size: TerminalSize) {
     self.size = size
   }
 
   /// The last frame drawn, if any.
-  public var lastFrame: Frame? { frames.last }
+  package var lastFrame: Frame? { frames.last }
 
-  public func draw(_ frame: Frame) {
+  package func draw(_ frame: Frame) {
     frames.append(frame)
     let ready = waiters.filter { $0.condition(frame) }
     waiters.removeAll { waiter in ready.contains { $0.id == waiter.id } }
     for waiter in ready { waiter.resume(frame) }
   }
 
-  public func start(_ receive: @escaping @MainActor (TerminalEvent) -> Void) {
+  package func start(_ receive: @escaping @MainActor (TerminalEvent) -> Void) {
     outlet.start(receive)
   }
 
-  public func suspend() {
+  package func suspend() {
     suspensions += 1
   }
 
-  public func repaint() {
+  package func repaint() {
     repaints += 1
   }
 
-  public func copyToClipboard(_ text: String) {
+  package func copyToClipboard(_ text: String) {
     copied.append(text)
   }
 
   /// Sends keys as one batch, as a terminal delivers keys read together.
-  public func send(_ keys: Key...) {
+  package func send(_ keys: Key...) {
     send(keys: keys)
   }
 
   /// Sends keys as one batch.
-  public func send(keys: [Key]) {
+  package func send(keys: [Key]) {
     outlet.send(.keys(keys))
   }
 
   /// Sends `text` as the keys a terminal reports for it, in one batch, as a paste arrives:
   /// `"\r"` is Enter, `"\u{1B}"` Escape, `"\u{7F}"` Backspace.
-  public func type(_ text: String) {
+  package func type(_ text: String) {
     send(keys: text.unicodeScalars.map(Key.init(typed:)))
   }
 
   /// Changes the size and reports the change, as a terminal window being resized.
-  public func resize(to size: TerminalSize) {
+  package func resize(to size: TerminalSize) {
     self.size = size
     outlet.send(.resized(size))
   }
 
   /// Reports a signal, as if the process had received it.
-  public func send(signal: Int32) {
+  package func send(signal: Int32) {
     outlet.send(.signal(signal))
   }
 
   /// Ends the events, as a terminal whose input has closed.
-  public func closeInput() {
+  package func closeInput() {
     outlet.send(.inputClosed)
   }
 
@@ -97,7 +97,7 @@ public final class VirtualTerminal: Terminal {
   /// - Parameter timeout: Bounds a failure only; a matching draw returns at once.
   /// - Throws: ``FrameTimeoutError`` with the last frame drawn.
   @discardableResult
-  public func waitForFrame(
+  package func waitForFrame(
     timeout: Duration = .seconds(5),
     where condition: @escaping (Frame) -> Bool
   ) async throws -> Frame {
@@ -128,13 +128,13 @@ public final class VirtualTerminal: Terminal {
 }
 
 /// Thrown by ``VirtualTerminal/waitForFrame(timeout:where:)`` when no frame matched in time.
-public struct FrameTimeoutError: Error, CustomStringConvertible {
+package struct FrameTimeoutError: Error, CustomStringConvertible {
   /// How long the wait lasted.
-  public let timeout: Duration
+  package let timeout: Duration
   /// The last frame drawn, if any.
-  public let lastFrame: Frame?
+  package let lastFrame: Frame?
 
-  public var description: String {
+  package var description: String {
     let screen = lastFrame.map { $0.lines.map { "|\($0)" }.joined(separator: "\n") } ?? "(none)"
     return "No matching frame was drawn within \(timeout). Last frame:\n\(screen)"
   }

@@ -7,39 +7,39 @@ import TaskProvidingTesting
 /// test takes with ``nextWrite(timeout:fileID:filePath:line:column:isolation:)`` and ends
 /// when it chooses. Reads answer at once from what the test put in ``stored`` and
 /// ``session``.
-public final class ControlledFactStore: Sendable {
+package final class ControlledFactStore: Sendable {
   /// One write: the facts and the time they were seen. Answer it to let it complete, or fail
   /// it with a ``FactStoreError``.
-  public typealias Write = ControlledFunction<Record, Void>.Call
+  package typealias Write = ControlledFunction<Record, Void>.Call
 
   /// What one write records.
-  public struct Record: Sendable, Hashable, CustomStringConvertible {
+  package struct Record: Sendable, Hashable, CustomStringConvertible {
     /// The facts written.
-    public var facts: [NumberFact]
+    package var facts: [NumberFact]
     /// When they were seen.
-    public var seen: Date
+    package var seen: Date
     /// Where the person was, saved in the same write: set for the write of a fact shown
     /// (``FactStore/recordShown``), `nil` for a plain ``FactStore/record``.
-    public var session: FactStore.Session?
+    package var session: FactStore.Session?
 
     /// For example `42 trivia`.
-    public var description: String {
+    package var description: String {
       facts.map { "\($0.number) \($0.kind)" }.joined(separator: ", ")
     }
   }
 
   /// The writes of facts.
-  public let writes: ControlledFunction<Record, Void>
+  package let writes: ControlledFunction<Record, Void>
   private let saved = Locked<[FactStore.Session]>([])
   private let reads: FactStore
 
   /// The sessions saved so far, oldest first: a session saved alone completes at once, and
   /// one saved with a fact shown once that write has been answered.
-  public var savedSessions: [FactStore.Session] { saved.withLock { $0 } }
+  package var savedSessions: [FactStore.Session] { saved.withLock { $0 } }
 
   /// A store whose reads give `stored` (newest first) and `session`, and whose writes wait
   /// for the test.
-  public init(stored: [NumberFact] = [], session: FactStore.Session? = nil) {
+  package init(stored: [NumberFact] = [], session: FactStore.Session? = nil) {
     writes = ControlledFunction("store write")
     let stored = stored
     reads = FactStore(
@@ -61,7 +61,7 @@ public final class ControlledFactStore: Sendable {
   }
 
   /// The store to give the feature.
-  public var store: FactStore {
+  package var store: FactStore {
     let record = writes.function
     var store = reads
     store.record = { facts, seen in try await record(Record(facts: facts, seen: seen)) }
@@ -77,7 +77,7 @@ public final class ControlledFactStore: Sendable {
   /// Returns the next write, in call order, waiting for it if none has been made yet.
   ///
   /// - `timeout`: Bounds a failure only.
-  public func nextWrite(
+  package func nextWrite(
     timeout: Duration = .seconds(5),
     fileID: StaticString = #fileID,
     filePath: StaticString = #filePath,

@@ -26,18 +26,18 @@ import NumberFactCore
 /// `CancellationError` at once, as a well-behaved client does; under
 /// ``CancellationResponse/ignore`` it keeps waiting for the test's answer, like a client that
 /// ignores cancellation, so a test can deliver a late answer to a superseded request.
-public final class ControlledNumberFactClient: Sendable {
+package final class ControlledNumberFactClient: Sendable {
   /// What a request does when its caller's task is cancelled.
-  public typealias CancellationResponse = ControlledFunction<FactQuery, NumberFact>
+  package typealias CancellationResponse = ControlledFunction<FactQuery, NumberFact>
     .CancellationResponse
   /// One call to the client: what was asked, and the means to answer it.
-  public typealias Request = ControlledFunction<FactQuery, NumberFact>.Call
+  package typealias Request = ControlledFunction<FactQuery, NumberFact>.Call
   /// Thrown by ``nextRequest(timeout:fileID:filePath:line:column:isolation:)`` when no request
   /// arrives in time.
-  public typealias NoRequestError = ControlledFunction<FactQuery, NumberFact>.NoCallError
+  package typealias NoRequestError = ControlledFunction<FactQuery, NumberFact>.NoCallError
 
   /// The controlled function behind ``client``'s `fact`.
-  public let fact: ControlledFunction<FactQuery, NumberFact>
+  package let fact: ControlledFunction<FactQuery, NumberFact>
 
   /// Creates a client whose requests wait for the test.
   ///
@@ -45,7 +45,7 @@ public final class ControlledNumberFactClient: Sendable {
   ///   - cancellation: What a request does when its caller is cancelled.
   ///   - answerTimeout: Bounds a failure only: a request the test has not answered by then
   ///     fails, so the model (and a test awaiting it) cannot wait forever.
-  public init(
+  package init(
     cancellation: CancellationResponse = .throwCancellationError,
     answerTimeout: Duration = .seconds(5)
   ) {
@@ -60,7 +60,7 @@ public final class ControlledNumberFactClient: Sendable {
   ///   - cancellation: What a request does when its caller is cancelled.
   ///   - answers: The fact to answer a request with.
   ///   - failures: Errors an exploration may throw instead of answering.
-  public init(
+  package init(
     cancellation: CancellationResponse = .throwCancellationError,
     answers: @escaping @Sendable (FactQuery) -> NumberFact,
     failures: [any Error] = []
@@ -70,7 +70,7 @@ public final class ControlledNumberFactClient: Sendable {
   }
 
   /// The client to install as `@Dependency(\.numberFact)`.
-  public var client: NumberFactClient {
+  package var client: NumberFactClient {
     let fact = fact.function
     return NumberFactClient { number, kind in
       try await fact(FactQuery(number: number, kind: kind))
@@ -78,7 +78,7 @@ public final class ControlledNumberFactClient: Sendable {
   }
 
   /// How many calls the client has received.
-  public var requestCount: Int { fact.callCount }
+  package var requestCount: Int { fact.callCount }
 
   /// Returns the next request, in call order, waiting for it if it has not arrived yet.
   ///
@@ -87,7 +87,7 @@ public final class ControlledNumberFactClient: Sendable {
   /// - `timeout`: Bounds a failure only; a request that arrives returns at once.
   /// - Throws: ``NoRequestError`` naming this call's line when no request arrives within
   ///   `timeout`.
-  public func nextRequest(
+  package func nextRequest(
     timeout: Duration = .seconds(5),
     fileID: StaticString = #fileID,
     filePath: StaticString = #filePath,
@@ -101,32 +101,32 @@ public final class ControlledNumberFactClient: Sendable {
 }
 
 /// What a fact request asked for.
-public struct FactQuery: Sendable, Hashable, CustomStringConvertible {
+package struct FactQuery: Sendable, Hashable, CustomStringConvertible {
   /// The number the caller asked about.
-  public let number: Int
+  package let number: Int
   /// The kind of fact the caller asked for.
-  public let kind: FactKind
+  package let kind: FactKind
 
   /// Creates a query.
-  public init(number: Int, kind: FactKind) {
+  package init(number: Int, kind: FactKind) {
     self.number = number
     self.kind = kind
   }
 
   /// For example `fact(3, .trivia)`.
-  public var description: String { "fact(\(number), .\(kind))" }
+  package var description: String { "fact(\(number), .\(kind))" }
 }
 
 extension ControlledFunction.Call where Input == FactQuery, Output == NumberFact {
   /// The number the caller asked about.
-  public var number: Int { input.number }
+  package var number: Int { input.number }
   /// The kind of fact the caller asked for.
-  public var kind: FactKind { input.kind }
+  package var kind: FactKind { input.kind }
 
   /// Answers with a found fact of `text` about the number and kind asked for.
   /// - Returns: `false`, doing nothing, when the request had already ended.
   @discardableResult
-  public func answer(_ text: String, source: FactSource = .live) -> Bool {
+  package func answer(_ text: String, source: FactSource = .live) -> Bool {
     answer(NumberFact(number: number, kind: kind, text: text, source: source))
   }
 }

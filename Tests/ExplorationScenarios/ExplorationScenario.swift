@@ -8,7 +8,7 @@ import TaskProvidingTesting
 
 /// A person's actions on the feature, with what must always hold; no ordering of answers is
 /// written anywhere: the explorer tries them.
-public enum ExplorationScenario: String, CaseIterable, Sendable {
+package enum ExplorationScenario: String, CaseIterable, Sendable {
   case tapTwice = "tap get-fact twice"
   case tapIncrementTap = "tap get-fact, increment, tap get-fact"
   case tapCancel = "tap get-fact, cancel"
@@ -18,11 +18,11 @@ public enum ExplorationScenario: String, CaseIterable, Sendable {
   case backWhileLoading = "tap get-fact, step back, tap get-fact"
 
   /// The scenarios of actions the flawed copies also have.
-  public static let original: [Self] = [.tapTwice, .tapIncrementTap, .tapCancel, .kindWhileLoading]
+  package static let original: [Self] = [.tapTwice, .tapIncrementTap, .tapCancel, .kindWhileLoading]
 
   /// Sets `exploration` up for `model`, made from the client the scenario gives it.
   @MainActor
-  public func build(
+  package func build(
     _ exploration: Exploration,
     model makeModel: (NumberFactClient, any TaskProvider) -> any ExplorableFeature
   ) {

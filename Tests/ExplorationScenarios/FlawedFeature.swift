@@ -4,7 +4,7 @@ import TaskProviding
 
 /// What an exploration needs of a feature model, so the same scenarios run against the real
 /// one and against deliberately flawed copies.
-@MainActor public protocol ExplorableFeature: AnyObject {
+@MainActor package protocol ExplorableFeature: AnyObject {
   var count: Int { get }
   var kind: FactKind { get }
   var fact: NumberFact? { get }
@@ -20,9 +20,9 @@ import TaskProviding
 
 extension ExplorableFeature {
   // The flawed copies predate these actions; their scenarios do not use them.
-  public func randomButtonTapped() async {}
-  public func numberEntered(_ number: Int) async {}
-  public func previousFactButtonTapped() {}
+  package func randomButtonTapped() async {}
+  package func numberEntered(_ number: Int) async {}
+  package func previousFactButtonTapped() {}
 }
 
 extension NumberFactFeature: ExplorableFeature {}
@@ -30,8 +30,8 @@ extension NumberFactFeature: ExplorableFeature {}
 /// A copy of `NumberFactFeature`'s request logic with one known flaw switched on: what the
 /// explorer must catch without being told the ordering that shows it.
 @MainActor @Observable
-public final class FlawedFeature: ExplorableFeature {
-  public enum Flaw: String, CaseIterable, Sendable {
+package final class FlawedFeature: ExplorableFeature {
+  package enum Flaw: String, CaseIterable, Sendable {
     /// Point-Free's: a request that ignored its cancellation still writes its answer.
     case staleAnswerWrites
     /// Point-Free's: a superseded request clears `isLoading` for the one that replaced it.
@@ -40,10 +40,10 @@ public final class FlawedFeature: ExplorableFeature {
     case kindChangeKeepsTheRequest
   }
 
-  public private(set) var count: Int
-  public private(set) var kind: FactKind
-  public private(set) var fact: NumberFact?
-  public private(set) var isLoading = false
+  package private(set) var count: Int
+  package private(set) var kind: FactKind
+  package private(set) var fact: NumberFact?
+  package private(set) var isLoading = false
 
   @ObservationIgnored private let flaw: Flaw
   @ObservationIgnored private let numberFact: NumberFactClient
@@ -51,7 +51,7 @@ public final class FlawedFeature: ExplorableFeature {
   @ObservationIgnored private var request: (id: UInt64, task: Task<Void, Never>)?
   @ObservationIgnored private var lastRequestID: UInt64 = 0
 
-  public init(
+  package init(
     flaw: Flaw, count: Int = 0, kind: FactKind = .trivia, numberFact: NumberFactClient,
     taskProvider: any TaskProvider
   ) {
@@ -62,7 +62,7 @@ public final class FlawedFeature: ExplorableFeature {
     self.taskProvider = taskProvider
   }
 
-  public func incrementButtonTapped() {
+  package func incrementButtonTapped() {
     let (next, overflow) = count.addingReportingOverflow(1)
     guard !overflow else { return }
     cancelRequest()
@@ -70,7 +70,7 @@ public final class FlawedFeature: ExplorableFeature {
     fact = nil
   }
 
-  public func getFactButtonTapped() async {
+  package func getFactButtonTapped() async {
     cancelRequest()
     lastRequestID += 1
     let id = lastRequestID
@@ -94,11 +94,11 @@ public final class FlawedFeature: ExplorableFeature {
     }
   }
 
-  public func cancelButtonTapped() {
+  package func cancelButtonTapped() {
     cancelRequest()
   }
 
-  public func nextKindButtonTapped() {
+  package func nextKindButtonTapped() {
     if flaw != .kindChangeKeepsTheRequest { cancelRequest() }
     kind = kind.next
     fact = nil

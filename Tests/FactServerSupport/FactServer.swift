@@ -9,17 +9,17 @@ import Foundation
 ///
 /// Every request is announced on `requests` before the handler answers, so a test can wait
 /// for the server's own signal ("the request has arrived") instead of for time to pass.
-public final class FactServer: Sendable {
-  public struct Request: Sendable {
-    public var path: String
+package final class FactServer: Sendable {
+  package struct Request: Sendable {
+    package var path: String
     /// The query's names, in order.
-    public var query: [String]
+    package var query: [String]
     /// The query's values by name.
-    public var values: [String: String] = [:]
+    package var values: [String: String] = [:]
   }
 
-  public let baseURL: URL
-  public let requests: AsyncStream<Request>
+  package let baseURL: URL
+  package let requests: AsyncStream<Request>
   private let server: HTTPServer
   private let running: Task<Void, any Error>
 
@@ -37,7 +37,7 @@ public final class FactServer: Sendable {
     }
   }
 
-  public init(_ respond: @escaping @Sendable (HTTPRequest) async throws -> HTTPResponse)
+  package init(_ respond: @escaping @Sendable (HTTPRequest) async throws -> HTTPResponse)
     async throws
   {
     let (requests, announce) = AsyncStream<Request>.makeStream()
@@ -55,12 +55,12 @@ public final class FactServer: Sendable {
   }
 
   /// Answers every request with `status` and `body`.
-  public convenience init(status: Int = 200, headers: HTTPHeaders = [:], body: String) async throws
+  package convenience init(status: Int = 200, headers: HTTPHeaders = [:], body: String) async throws
   {
     try await self.init(status: status, headers: headers, data: Data(body.utf8))
   }
 
-  public convenience init(status: Int = 200, headers: HTTPHeaders = [:], data: Data) async throws {
+  package convenience init(status: Int = 200, headers: HTTPHeaders = [:], data: Data) async throws {
     try await self.init { _ in
       HTTPResponse(
         statusCode: HTTPStatusCode(status, phrase: "Status"), headers: headers, body: data)
@@ -68,7 +68,7 @@ public final class FactServer: Sendable {
   }
 
   /// A server that takes each request and never answers it.
-  public static func silent() async throws -> FactServer {
+  package static func silent() async throws -> FactServer {
     try await FactServer { _ in
       for await _ in AsyncStream<Never>.makeStream().stream {}
       return HTTPResponse(statusCode: .ok)
@@ -76,12 +76,12 @@ public final class FactServer: Sendable {
   }
 
   /// Waits for the next request the server receives.
-  public func nextRequest() async -> Request? {
+  package func nextRequest() async -> Request? {
     var iterator = requests.makeAsyncIterator()
     return await iterator.next()
   }
 
-  public func stop() async {
+  package func stop() async {
     await server.stop()
     running.cancel()
   }
@@ -90,7 +90,7 @@ public final class FactServer: Sendable {
   ///
   /// The port stays bound, without listening, until the process exits, so no server that
   /// another test starts meanwhile can take it.
-  public static func closedPortURL() async throws -> URL {
+  package static func closedPortURL() async throws -> URL {
     let socket = try Socket(domain: Int32(AF_INET), type: .stream)
     try socket.bind(to: sockaddr_in.inet(ip4: "127.0.0.1", port: 0))
     guard case .ip4(_, let port) = try socket.sockname() else {
@@ -101,7 +101,7 @@ public final class FactServer: Sendable {
 }
 
 /// JSON the way numbersapi writes it.
-public func factJSON(
+package func factJSON(
   text: String, number: String = "42", found: Bool = true, type: String = "trivia"
 )
   -> String
