@@ -18,7 +18,9 @@ package enum ExplorationScenario: String, CaseIterable, Sendable {
   case backWhileLoading = "tap get-fact, step back, tap get-fact"
 
   /// The scenarios of actions the flawed copies also have.
-  package static let original: [Self] = [.tapTwice, .tapIncrementTap, .tapCancel, .kindWhileLoading]
+  package static let original: [Self] = [
+    .tapTwice, .tapIncrementTap, .tapCancel, .kindWhileLoading,
+  ]
 
   /// Sets `exploration` up for `model`, made from the client the scenario gives it.
   @MainActor
