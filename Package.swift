@@ -74,25 +74,16 @@ let package = Package(
     .target(name: "CLinkMap", path: "Modules/CLinkMap"),
     // Task creation, seen by a scope: the tasks its code creates prefer its executor.
     .target(name: "CTaskCreation", path: "Modules/CTaskCreation"),
-    // The runtime-hook machinery: which jobs are a scheduler's own, the serial scheduler,
-    // the explorer's engine, its strategies and its replay strings. Re-exported by
-    // TaskProvidingTesting, which adds the scenario-facing side (providers, calls, clocks).
+    // What tests import: the providers, controlled functions, waits and traits, and the
+    // runtime-hook machinery under them (which jobs are a scheduler's own, the serial
+    // scheduler, the explorer's engine, its strategies and its replay strings).
     .target(
-      name: "TaskScheduling",
+      name: "TaskProvidingTesting",
       dependencies: [
         "CLinkMap",
         "CTaskCreation",
         "LockSupport",
         "TaskProviding",
-        .product(name: "IssueReporting", package: "xctest-dynamic-overlay"),
-      ]
-    ),
-    .target(
-      name: "TaskProvidingTesting",
-      dependencies: [
-        "LockSupport",
-        "TaskProviding",
-        "TaskScheduling",
         .product(name: "CustomDump", package: "swift-custom-dump"),
         .product(
           name: "Dependencies", package: "swift-dependencies",
@@ -230,7 +221,7 @@ let package = Package(
         "FactClient",
         "NumberFactConfig",
         "NumberFactTUI",
-        "TaskScheduling",
+        "TaskProvidingTesting",
       ]
     ),
     .target(name: "CFuzzerDriver", path: "Modules/CFuzzerDriver"),

@@ -1,5 +1,5 @@
 import Foundation
-import TaskScheduling
+import TaskProvidingTesting
 
 /// The whole input is a replay string, as a person pastes it.
 enum ReplayTarget {

@@ -1,5 +1,4 @@
 import TaskProviding
-import TaskScheduling
 
 extension Task {
   /// The task's value, waited for at most `timeout`: `await task.value` with a failure bound.

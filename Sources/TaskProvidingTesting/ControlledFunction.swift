@@ -1,6 +1,5 @@
 import LockSupport
 import TaskProviding
-import TaskScheduling
 
 /// A stand-in for any async dependency that the test drives: each call becomes a ``Call``
 /// the test awaits with ``nextCall(timeout:fileID:filePath:line:column:isolation:)``, then

@@ -1,5 +1,4 @@
 import TaskProviding
-import TaskScheduling
 
 /// What a scenario can say to its exploration: the person's actions, and the properties that
 /// must hold.
@@ -81,7 +80,7 @@ public final class Exploration {
 /// ```
 ///
 /// The explorer owns the scenario's jobs and nothing else (as
-/// ``/TaskScheduling/withSerialScheduler(order:timeout:fileID:filePath:line:column:_:)`` does): tasks the
+/// ``withSerialScheduler(order:timeout:fileID:filePath:line:column:_:)`` does): tasks the
 /// scenario starts, with `Task { }` or through the provider, their child tasks, their actor
 /// turns and main-actor hops, and their continuations resumed from any thread. Other tests'
 /// work runs as usual beside it, so exploring tests need no `.serialized` suite, and the same

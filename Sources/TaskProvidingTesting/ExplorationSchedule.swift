@@ -1,6 +1,5 @@
 import LockSupport
 import TaskProviding
-import TaskScheduling
 
 #if SwiftDependencies
   import Dependencies

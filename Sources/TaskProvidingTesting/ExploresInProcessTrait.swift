@@ -1,4 +1,3 @@
-import TaskScheduling
 import Testing
 
 /// A Swift Testing trait that keeps a test's explorations in the test process: each explores

@@ -1,5 +1,4 @@
 import TaskProviding
-import TaskScheduling
 
 /// A provider that holds every task until the test releases it, so a test decides exactly
 /// when each piece of asynchronous work runs.

@@ -1,5 +1,4 @@
 import TaskProviding
-import TaskScheduling
 
 /// Thrown when tasks are still pending at the end of a wait.
 public struct PendingTasksError: Error, Equatable, CustomStringConvertible {

@@ -1,7 +1,6 @@
 import IssueReporting
 import LockSupport
 import TaskProviding
-import TaskScheduling
 import Testing
 
 #if SwiftDependencies

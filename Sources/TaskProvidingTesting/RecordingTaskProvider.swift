@@ -1,5 +1,4 @@
 import TaskProviding
-import TaskScheduling
 
 /// A provider that runs every task through a base provider and records it, so a test can
 /// wait for all of them, inspect them, cancel them, and fail if any is left behind.

@@ -1,6 +1,5 @@
 import LockSupport
 import TaskProviding
-import TaskScheduling
 
 /// A handle whose result type has been erased, so tasks of any type can be cancelled together.
 protocol CancellableTask: Sendable {

@@ -1,5 +1,4 @@
 import TaskProviding
-import TaskScheduling
 
 /// What ``RecordingTaskProvider`` and ``ManualTaskProvider`` share: a record of every task
 /// spawned through them, waits on those tasks, and cancellation.

@@ -1,7 +1,6 @@
 import CustomDump
 import Observation
 import TaskProviding
-import TaskScheduling
 
 /// Returns as soon as `condition` holds for `model`, re-checking it each time a property it
 /// read changes; throws if that has not happened within `timeout`.

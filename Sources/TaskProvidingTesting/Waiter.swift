@@ -1,7 +1,6 @@
 import Dispatch
 import LockSupport
 import TaskProviding
-import TaskScheduling
 
 /// How a bounded wait ended.
 enum WaitOutcome<Value: Sendable>: Sendable {

@@ -1,4 +1,4 @@
-import TaskScheduling
+import TaskProvidingTesting
 import Testing
 
 /// A slow run scales every failure bound by one factor from the environment, and a value that

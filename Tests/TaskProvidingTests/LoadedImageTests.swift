@@ -3,7 +3,7 @@
   import Runtime
   import Testing
 
-  @testable import TaskScheduling
+  @testable import TaskProvidingTesting
 
   /// The image map the explorer names frames with comes from the loader's list, never from a
   /// scan of every mapped file: a file unmapped during such a scan crashed the test process.

@@ -1,7 +1,6 @@
 import Dispatch
 import SuiteSupport
 import TaskProvidingTesting
-import TaskScheduling
 import Testing
 
 #if canImport(Glibc)

@@ -47,7 +47,7 @@ final class Symbolicator: Sendable {
 
   /// The modules whose frames are plumbing.
   static let toolkitModules: Set<Substring> = [
-    "TaskScheduling", "TaskProvidingTesting", "TaskProviding",
+    "TaskProvidingTesting", "TaskProviding",
   ]
 
   /// Reads the names of all `frames` at once, ahead of the calls that need them.
