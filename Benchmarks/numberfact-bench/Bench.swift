@@ -14,7 +14,7 @@ struct NumberFactBench: AsyncParsableCommand {
       every section with small sizes, writes nothing unless --output is given, and fails \
       if a deterministic scenario fails even once.
       """,
-    subcommands: [Measure.self, ScaleProbeCommand.self],
+    subcommands: [Measure.self, ScaleProbeCommand.self, TrapChildCommand.self],
     defaultSubcommand: Measure.self)
 }
 

@@ -121,6 +121,9 @@ struct Report: Sendable {
     if let time, time.virtualFailures > 0 {
       problems.append("the debounce on virtual time failed \(time.virtualFailures) times")
     }
+    if let time, time.trapReport == nil {
+      problems.append("the trapping schedule was not reported")
+    }
     for row in determinism {
       for approach in [Approach.ours, .oursDefaultExecutors] where row.failures(approach).max > 0 {
         problems.append(
@@ -328,7 +331,8 @@ struct Report: Sendable {
         + "). Stored fact p99: **" + Summary.format(storedP99.median, 2) + " ms** back to back, "
         + Summary.format(pacedP99.median, 2) + " ms paced (target < 1 ms: "
         // Judged as printed: 0.996 shows as 1.00, which is not under 1.
-        + ((Double(Summary.format(storedP99.median, 2)) ?? storedP99.median) < 1 ? "met" : "not met") + ").", "",
+        + ((Double(Summary.format(storedP99.median, 2)) ?? storedP99.median) < 1
+          ? "met" : "not met") + ").", "",
       "`numberfact history` over the same \(facts) facts, spawn to exit, output to /dev/null, "
         + "five times per run:", "",
       "| Command | ms |", "|---|---:|",
@@ -589,6 +593,14 @@ struct Report: Sendable {
         + "**\(Summary.format(time.sleepPace, 0))** per second; on the exploration's clock, "
         + "\(time.clockSchedules) schedules at **\(Summary.format(time.clockPace, 0))** per "
         + "second (median of five).",
+      "",
+      "A schedule that traps (the catalog's continuation resumed by its response and its "
+        + "timeout), explored exhaustively: from the start of `explore` to the report, with "
+        + "the runtime's message, the reduced replay string and the steps up to the trap. "
+        + "The exploration runs first in a child process of this program, which the trap ends; "
+        + "more children reduce the schedule and tell it: "
+        + (time.trapReport.map { "**\(Summary($0).formatted(0))** ms." }
+          ?? "**not reported**."),
     ]
   }
 

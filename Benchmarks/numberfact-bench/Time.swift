@@ -21,6 +21,9 @@ struct TimeFigures: Sendable {
   let sleepPace: Double
   let clockSchedules: Int
   let clockPace: Double
+  /// Milliseconds from the start of `explore` to a trapping schedule's report, one per run;
+  /// `nil` if the trap was not reported.
+  let trapReport: [Double]?
 }
 
 /// A search field that searches 300 ms after the last keystroke, sleeping with `sleep`.
@@ -89,10 +92,13 @@ func timeFigures(_ plan: Plan) async -> TimeFigures {
   log(
     "11. timeout race: plain sleeps \(sleepSchedules) schedules at \(sleepPace)/s, "
       + "exploration clock \(clockSchedules) at \(clockPace)/s")
+  let trapReport = trapReportMilliseconds(runs: plan.runs)
+  log("11. trapping schedule reported in \(trapReport.map { Summary($0).formatted(0) } ?? "–") ms")
   return TimeFigures(
     tests: tests * plan.runs, virtual: virtual, virtualFailures: virtualFailures,
     testClock: testClock, testClockFailures: testClockFailures, sleepSchedules: sleepSchedules,
-    sleepPace: sleepPace, clockSchedules: clockSchedules, clockPace: clockPace)
+    sleepPace: sleepPace, clockSchedules: clockSchedules, clockPace: clockPace,
+    trapReport: trapReport)
 }
 
 /// A look-up raced by a one-second timeout in a task group, explored exhaustively; the

@@ -116,8 +116,9 @@ struct ChildProcess {
 }
 
 extension ChildProcess {
-  /// Starts the test binary filtered to `call`'s test, to run that call in `mode` (`explore`,
-  /// `reduce` from candidate `start` of `schedule`, or `tell` `schedule`), and waits for it.
+  /// Starts the test binary with `call`'s arguments, which run its test alone, to run that
+  /// call in `mode` (`explore`, `reduce` from candidate `start` of `schedule`, or `tell`
+  /// `schedule`), and waits for it.
   @MainActor
   static func run(
     _ call: ChildCall, mode: String, schedule: [ReplayString.Departure] = [], start: Int = 0
@@ -142,9 +143,7 @@ extension ChildProcess {
           ending: .notStarted("the child's request could not be written"))
       }
       let ending = spawnAndWait(
-        arguments: [
-          "--testing-library", "swift-testing", "--filter", "^" + escaped(call.test) + "$",
-        ],
+        arguments: call.arguments,
         environment: [
           ChildRequest.variable: request,
           // The runtime's backtracer would spend seconds on a trap we only need the message of.
@@ -158,16 +157,6 @@ extension ChildProcess {
       return ChildProcess(
         lines: [], standardError: "", ending: .notStarted("exploring in a child needs Linux"))
     #endif
-  }
-
-  /// `text` as a regular expression that matches it alone.
-  private static func escaped(_ text: String) -> String {
-    var pattern = ""
-    for character in text {
-      if "\\^$.|?*+()[]{}".contains(character) { pattern.append("\\") }
-      pattern.append(character)
-    }
-    return pattern
   }
 
   private static func spawnAndWait(

@@ -16,19 +16,19 @@ import Testing
 ///
 /// A trap cannot be caught in the process it happens in: the runtime's state at that point
 /// (the task and executor the thread was running, the locks the failing code held) cannot be
-/// unwound. So under Swift Testing on Linux, `explore` starts the test binary again, filtered
-/// to the test that called it, and the child runs the test up to the same `explore` call
+/// unwound. So under Swift Testing and XCTest on Linux, `explore` starts the test binary
+/// again, filtered to the test that called it, and the child runs the test up to the same `explore` call
 /// (earlier calls of the same test are handed the reports they gave here) and explores
 /// there, writing as it goes which schedule it runs. When the child dies, the test process
 /// knows the schedule and reads why from the child's standard error; further children reduce
 /// the schedule and tell its steps up to the trap. When the child ends normally, the test
 /// process explores itself, so that what the scenario leaves behind is the test's to read.
 ///
-/// Explorations run in process only when the test cannot be run again on its own: under
-/// XCTest, in a parameterized test (its cases cannot be told apart from outside), in an exit
-/// test's child, elsewhere than Linux, outside a test, in a test with the `exploresInProcess`
-/// trait, or when `TASK_PROVIDING_EXPLORE_IN_PROCESS=1` is set. If the child never reaches the call (the
-/// test takes another path when run alone), the exploration runs in process too.
+/// Explorations run in process only when the test cannot be run again on its own: in a
+/// parameterized test (its cases cannot be told apart from outside), in an exit test's
+/// child, elsewhere than Linux, outside a test, in a test with the `exploresInProcess` trait,
+/// or when `TASK_PROVIDING_EXPLORE_IN_PROCESS=1` is set. If the child never reaches the call
+/// (the test takes another path when run alone), the exploration runs in process too.
 @MainActor
 package enum ExplorationProcess {
   /// Set to `1` to explore in the test process (faster to start; a trap ends the test run).
@@ -43,6 +43,23 @@ package enum ExplorationProcess {
   /// Whether this process is a child exploring for a test process.
   package static var isChild: Bool { ChildRequest.current != nil }
 
+  /// Outside a test, the exploration `body` runs and the arguments that make a copy of this
+  /// program run it again, and nothing before it: a program that is not a test (a benchmark)
+  /// then explores in a child first, as a test does.
+  private static var programRoute: (exploration: String, arguments: [String])?
+
+  /// Runs `body`, whose `explore` calls outside a test take the child route: the child is
+  /// this program started with `arguments`, which must call this again with the same
+  /// `exploration` and the same `explore` calls.
+  package static func withChildRoute<R>(
+    exploration: String, arguments: [String], _ body: () throws -> R
+  ) rethrows -> R {
+    let saved = programRoute
+    programRoute = ("program " + exploration, arguments)
+    defer { programRoute = saved }
+    return try body()
+  }
+
   /// Runs the exploration `make` builds where it belongs, and returns its report.
   package static func run(
     replay: String?, site: CallSite, strategy: ExplorationStrategy,
@@ -51,10 +68,11 @@ package enum ExplorationProcess {
     if let request = ChildRequest.current {
       return serve(request, replay: replay, site: site, strategy: strategy, make)
     }
-    guard let test = isolatedTest() else { return make(nil).run(replay: replay) }
+    guard let (test, arguments) = isolatedTest() else { return make(nil).run(replay: replay) }
     let occurrence = earlier[test, default: []].count
     let call = ChildCall(
-      test: test, site: site.key, occurrence: occurrence, earlier: earlier[test] ?? [])
+      test: test, site: site.key, occurrence: occurrence, earlier: earlier[test] ?? [],
+      arguments: arguments)
     // Where nothing traps, the test process explores as well, after the child: what the
     // scenario leaves behind (a value it records, a file it writes) is then the test's to read.
     let report =
@@ -63,18 +81,50 @@ package enum ExplorationProcess {
     return report
   }
 
-  /// The test to run again in a child, or `nil` to explore in process.
-  private static func isolatedTest() -> String? {
+  /// The test to run again in a child, and the test binary's arguments that run it alone;
+  /// `nil` to explore in process.
+  private static func isolatedTest() -> (test: String, arguments: [String])? {
     #if os(Linux)
       guard !ExplorationRoute.inProcess,
         getenv(inProcessVariable).map({ String(cString: $0) }) != "1",
-        ExitTest.current == nil, let test = Test.current, !test.isParameterized,
-        Test.Case.current?.isParameterized != true
+        ExitTest.current == nil
       else { return nil }
-      return test.id.description
+      if let test = Test.current {
+        guard !test.isParameterized, Test.Case.current?.isParameterized != true else {
+          return nil
+        }
+        let id = test.id.description
+        return (id, ["--testing-library", "swift-testing", "--filter", "^" + escaped(id) + "$"])
+      }
+      #if canImport(XCTest)
+        // XCTest's binary takes a test to run alone as `Module.Class/testMethod`.
+        if let selector = CurrentXCTest.selector { return (xcTestKey(selector), [selector]) }
+      #endif
+      return programRoute.map { ($0.exploration, $0.arguments) }
     #else
       return nil
     #endif
+  }
+
+  /// The test running now, as ``ChildCall/test`` names it.
+  private static var currentTest: String? {
+    if let test = Test.current { return test.id.description }
+    #if os(Linux) && canImport(XCTest)
+      if let selector = CurrentXCTest.selector { return xcTestKey(selector) }
+    #endif
+    return programRoute?.exploration
+  }
+
+  private static func xcTestKey(_ selector: String) -> String { "XCTest " + selector }
+
+  /// `text` as a regular expression that matches it alone.
+  private static func escaped(_ text: String) -> String {
+    var pattern = ""
+    for character in text {
+      if "\\^$.|?*+()[]{}".contains(character) { pattern.append("\\") }
+      pattern.append(character)
+    }
+    return pattern
   }
 
   // MARK: The test process
@@ -163,7 +213,7 @@ package enum ExplorationProcess {
     _ request: ChildRequest, replay: String?, site: CallSite, strategy: ExplorationStrategy,
     _ make: (ExplorationProgress?) -> Explorer
   ) -> ExplorationReport {
-    guard let test = Test.current?.id.description, test == request.call.test else {
+    guard let test = currentTest, test == request.call.test else {
       return make(nil).run(replay: replay)
     }
     // Every exploration of the test counts, wherever it is called from, as in the test
@@ -219,6 +269,8 @@ struct ChildCall {
   let occurrence: Int
   /// Their reports, as ``ReportPayload`` lines.
   let earlier: [String]
+  /// The test binary's arguments that run the test alone.
+  var arguments: [String] = []
 }
 
 /// The route a test's explorations take, as its traits set it.
