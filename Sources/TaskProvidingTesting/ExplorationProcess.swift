@@ -55,7 +55,11 @@ package enum ExplorationProcess {
     exploration: String, arguments: [String], _ body: () throws -> R
   ) rethrows -> R {
     let saved = programRoute
-    programRoute = ("program " + exploration, arguments)
+    let key = "program " + exploration
+    programRoute = (key, arguments)
+    // Each run of `body` is a run of the test anew: its calls count from the first again.
+    earlier[key] = nil
+    reached[key] = nil
     defer { programRoute = saved }
     return try body()
   }
