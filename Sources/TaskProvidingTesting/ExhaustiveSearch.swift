@@ -23,20 +23,27 @@ enum ExhaustiveSearch {
     private var sleep: [OptionFootprint] = []
     /// The options asleep at each decision so far, by their index.
     private(set) var asleep: [Set<Int>] = []
-    /// Whether every option was asleep at some decision: the schedule only reorders options
-    /// of one explored before, and stopped there.
+    /// Whether the schedule stopped at a decision where every option was asleep (it only
+    /// reorders options of one explored before), or where the only awake ones would depart
+    /// past `cap`.
     private(set) var isRedundant = false
 
-    init(prefix: [Int], reduces: Bool = true) {
+    /// How many departures among ready jobs a schedule may take; `nil`: any number.
+    let cap: Int?
+    /// Departures among ready jobs taken so far.
+    private var departures = 0
+
+    init(prefix: [Int], reduces: Bool = true, cap: Int? = nil) {
       self.prefix = prefix
       self.reduces = reduces
+      self.cap = cap
     }
 
     mutating func decide(_ decision: Decision) -> Int? {
       let followed = decision.index < prefix.count ? prefix[decision.index] : nil
       guard reduces else {
         asleep.append([])
-        return followed ?? 0
+        return taking(followed ?? 0, at: decision)
       }
       let options = decision.options()
       let sleeping = Set(sleep.map(\.key))
@@ -46,18 +53,31 @@ enum ExhaustiveSearch {
         isRedundant = true
         return nil
       }
+      // The default is asleep, and any other job departs once more than the search allows:
+      // whatever follows is outside the space asked for, so the schedule stops here.
+      if followed == nil, pick != 0, decision.kind == .job, departures >= cap ?? .max {
+        isRedundant = true
+        return nil
+      }
       guard pick < options.count else { return nil }
       let chosen = options[pick]
       let done = options[..<pick].indices.filter { !here.contains($0) }.map { options[$0] }
       sleep = (sleep + done).filter { $0.commutes(with: chosen) }
+      return taking(pick, at: decision)
+    }
+
+    private mutating func taking(_ pick: Int, at decision: Decision) -> Int {
+      if decision.kind == .job, pick != 0 { departures += 1 }
       return pick
     }
   }
 
-  /// The prefix of the schedule after `run` in this round, or `nil` when the round is over;
-  /// `leftOut` becomes true if the bound kept an option from being taken.
+  /// The prefix of the schedule after `run` in this round, changing no decision before
+  /// `floor` (the round's first steps, which name the schedules it explores), or `nil` when
+  /// none is left: a decision's next option that is awake, where taking it adds no departure
+  /// beyond the round's `allowed`.
   static func next(
-    after run: ScheduleRun, asleep: [Set<Int>], departures allowed: Int, leftOut: inout Bool
+    after run: ScheduleRun, asleep: [Set<Int>], departures allowed: Int, from floor: Int
   ) -> [Int]? {
     let decisions = run.decisions
     // Job departures before each decision, to see what one more would cost.
@@ -67,18 +87,32 @@ enum ExhaustiveSearch {
       before[index] = used
       if taken.kind == .job, taken.pick != 0 { used += 1 }
     }
-    for index in decisions.indices.reversed() {
+    for index in decisions.indices.reversed() where index >= floor {
       let taken = decisions[index]
       let sleeping = index < asleep.count ? asleep[index] : []
       guard
         let option = (taken.pick + 1..<taken.count).first(where: { !sleeping.contains($0) })
       else { continue }
-      if taken.kind == .job, taken.pick == 0, before[index] >= allowed {
-        leftOut = true
-        continue
-      }
+      if taken.kind == .job, taken.pick == 0, before[index] >= allowed { continue }
       return decisions[..<index].map(\.pick) + [option]
     }
     return nil
+  }
+
+  /// The first steps of `run`'s orders with one job departure more, placed after its last:
+  /// at each later decision among ready jobs, each other awake option.
+  static func oneDepartureMore(after run: ScheduleRun, asleep: [Set<Int>]) -> [[Int]] {
+    let decisions = run.decisions
+    let last = decisions.lastIndex { $0.kind == .job && $0.pick != 0 } ?? -1
+    var starts: [[Int]] = []
+    for index in decisions.indices where index > last {
+      let taken = decisions[index]
+      guard taken.kind == .job, taken.pick == 0 else { continue }
+      let sleeping = index < asleep.count ? asleep[index] : []
+      for option in 1..<taken.count where !sleeping.contains(option) {
+        starts.append(decisions[..<index].map(\.pick) + [option])
+      }
+    }
+    return starts
   }
 }

@@ -53,44 +53,93 @@ package struct Explorer {
     }
   }
 
-  /// Rounds of growing bound on departures (0, 1, 2, …) until a round's bound left nothing
-  /// out, `cap` is reached or `limit` schedules have run.
+  /// Rounds of growing bound on departures (0, 1, 2, …) until no order is left for the next
+  /// round, `cap` is reached or `limit` schedules have run.
+  ///
+  /// Each schedule runs once. Round 0 runs every order of the scenario's choices with no
+  /// departure; each schedule a round runs yields the first steps of its orders with one
+  /// departure more (``ExhaustiveSearch/oneDepartureMore(after:asleep:)``), which the next
+  /// round runs, choices and all, in the order of their picks, so that schedules are numbered
+  /// as a depth-first search of each round would number them. Running a round afresh from the
+  /// empty prefix would run every schedule of the rounds before it again.
   private func exhaustive(limit: Int, cap: Int?) -> ExplorationReport {
     var schedules = 0
     var bound: Int?
     var round = 0
+    var starts: Set<[Int]> = [[]]
+    // First steps of later rounds, by round.
+    var later: [Int: Set<[Int]>] = [:]
+    // Schedules the sleep sets forced to depart more often than their round: each counts in
+    // the round of its departures, where a depth-first search of that round would meet it.
+    var early: [Int: Set<[Int]>] = [:]
+    var counted = Set<[Int]>()
+    let full = { (schedules: Int) in
+      ExplorationReport(
+        strategy: strategy, schedules: schedules, isComplete: false,
+        boundLeftSchedulesOut: true, bound: bound, failure: nil)
+    }
     while true {
-      var prefix: [Int] = []
-      var cutThisRound = false
-      while true {
-        var decider = ExhaustiveSearch.Follower(prefix: prefix, reduces: reduces)
-        let run = runner.run(&decider)
-        // Schedules with fewer departures ran in an earlier round; a failure among them
-        // would have ended it, unless the scenario does not run the same way twice. A
-        // schedule the sleep sets stopped only reorders one that ran.
-        if !decider.isRedundant, run.jobDeviations == round || run.failure != nil {
+      var waiting = (early.removeValue(forKey: round) ?? []).sorted {
+        $0.lexicographicallyPrecedes($1)
+      }[...]
+      // Counts the forced schedules met before `picks` in this round's order; `false` when
+      // the limit is reached.
+      func countWaiting(before picks: [Int]?) -> Bool {
+        while let first = waiting.first, picks.map(first.lexicographicallyPrecedes) ?? true {
+          waiting.removeFirst()
+          guard counted.insert(first).inserted else { continue }
           schedules += 1
-          if run.failure != nil { return found(run, number: schedules) }
-          if schedules >= limit {
-            return ExplorationReport(
-              strategy: strategy, schedules: schedules, isComplete: false,
-              boundLeftSchedulesOut: true, bound: bound, failure: nil)
-          }
+          if schedules >= limit { return false }
         }
-        guard
-          let next = ExhaustiveSearch.next(
-            after: run, asleep: decider.asleep, departures: round, leftOut: &cutThisRound)
-        else { break }
-        prefix = next
+        return true
       }
+      for start in starts.sorted(by: { $0.lexicographicallyPrecedes($1) }) {
+        var prefix = start
+        while true {
+          var decider = ExhaustiveSearch.Follower(prefix: prefix, reduces: reduces, cap: cap)
+          let run = runner.run(&decider)
+          let picks = run.decisions.map(\.pick)
+          let departures = run.jobDeviations
+          // A schedule the sleep sets stopped only reorders one that ran; one they forced
+          // past the cap is outside the space asked for.
+          if !decider.isRedundant, departures <= cap ?? .max, !counted.contains(picks) {
+            if run.failure != nil {
+              guard countWaiting(before: picks) else { return full(schedules) }
+              return found(run, number: schedules + 1)
+            }
+            if departures > round {
+              early[departures, default: []].insert(picks)
+            } else {
+              guard countWaiting(before: picks) else { return full(schedules) }
+              counted.insert(picks)
+              schedules += 1
+              if schedules >= limit { return full(schedules) }
+            }
+          }
+          let more = ExhaustiveSearch.oneDepartureMore(after: run, asleep: decider.asleep)
+          if !more.isEmpty { later[departures + 1, default: []].formUnion(more) }
+          guard
+            let next = ExhaustiveSearch.next(
+              after: run, asleep: decider.asleep, departures: round, from: start.count)
+          else { break }
+          prefix = next
+        }
+      }
+      guard countWaiting(before: nil) else { return full(schedules) }
       bound = round
-      // No order was held back by this round's bound: later rounds have nothing new.
-      if !cutThisRound || round >= cap ?? .max {
+      // No order is left for a later round: the whole space has run.
+      guard let next = Set(later.keys).union(early.keys).min() else {
         return ExplorationReport(
           strategy: strategy, schedules: schedules, isComplete: true,
-          boundLeftSchedulesOut: cutThisRound, bound: round, failure: nil)
+          boundLeftSchedulesOut: false, bound: round, failure: nil)
       }
-      round += 1
+      if next > cap ?? .max {
+        return ExplorationReport(
+          strategy: strategy, schedules: schedules, isComplete: true,
+          boundLeftSchedulesOut: true, bound: round, failure: nil)
+      }
+      round = next
+      starts = later.removeValue(forKey: next) ?? []
     }
   }
 
