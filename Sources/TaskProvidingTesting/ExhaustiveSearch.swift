@@ -4,8 +4,12 @@
 /// with one, and so on. Choices made while no job is ready are all explored in every round:
 /// they are the scenario's own (its actions, answers, task starts and clock), and few.
 ///
-/// A round runs the schedules with fewer departures again on the way to the new ones; only
-/// those with exactly the round's number count as new.
+/// Each schedule runs once. A round starts from the first steps that the schedules of the
+/// rounds before it yield: each decision among ready jobs after a schedule's last departure,
+/// with another awake option taken there (``oneDepartureMore(after:asleep:)``). Every
+/// schedule with one departure more than its round's is one of them, followed by the
+/// default order and any of the scenario's choices. The starts run in the order of their
+/// picks, so the round numbers its schedules as a depth-first search of it would.
 ///
 /// Sleep sets (Godefroid, 1996) leave out a schedule that only swaps two options that
 /// commute (``OptionFootprint/commutes(with:)``): once the search has explored taking `a`
