@@ -68,7 +68,7 @@ enum ExplorationSchedule {
       let action = exploration.actions[next]
       choices.append(
         ScheduleChoice(
-          kind: .action, key: "action \(next)", label: action.name,
+          kind: .action, key: .action(next), label: action.name,
           apply: {
             exploration.nextAction += 1
             // In the scenario's scope, so what the action spawns inherits it: the calls its
@@ -82,7 +82,7 @@ enum ExplorationSchedule {
     for record in held {
       choices.append(
         ScheduleChoice(
-          kind: .start, key: "held \(record.index)",
+          kind: .start, key: .held(record.index),
           label: "start task #\(record.index)\(record.name.map { " '\($0)'" } ?? "") "
             + "(\(record.location))",
           wakes: provider.ledger.address(ofTask: record.index),
@@ -92,7 +92,7 @@ enum ExplorationSchedule {
       for completion in call.completions {
         choices.append(
           ScheduleChoice(
-            kind: .complete, key: "call \(call.sequence)", label: completion.label,
+            kind: .complete, key: .call(call.sequence), label: completion.label,
             wakes: call.caller, apply: completion.apply))
       }
     }
@@ -103,7 +103,7 @@ enum ExplorationSchedule {
       let clock = exploration.clock
       choices.append(
         ScheduleChoice(
-          kind: .time, key: "clock",
+          kind: .time, key: .clock,
           label: "advance the clock to \(wake.deadline), ending "
             + (wake.sleepers == 1 ? "1 sleep" : "\(wake.sleepers) sleeps"),
           apply: { clock.advance(to: wake.deadline) }))

@@ -15,12 +15,12 @@ struct OptionFootprint: Hashable {
     /// A move of the exploration's clock.
     case clock
     /// It runs none of the scenario's code, only makes one waiting task ready: a held task's
-    /// start, or one outcome of an open call. Options that share the string (the outcomes of
+    /// start, or one outcome of an open call. Options that share the key (the outcomes of
     /// one call) exclude each other.
-    case wake(String)
+    case wake(OptionKey)
   }
 
-  let key: String
+  let key: OptionKey
   let place: Place
   /// The task the option runs, or the one it wakes, by its address in this run; `nil` when
   /// the explorer cannot tell.
@@ -45,6 +45,38 @@ struct OptionFootprint: Hashable {
       return task != nil && other.task != nil && task != other.task
     default:
       return false
+    }
+  }
+}
+
+/// What an option belongs to, the same in every run that reaches it: PCT gives each its own
+/// priority, the outcomes of one call share theirs, and sleep sets know an option again by
+/// it. A value, not a string: it is made for every option of every decision.
+package enum OptionKey: Hashable, Sendable, CustomStringConvertible {
+  /// A job of the task the scenario met `n`th.
+  case task(Int)
+  /// A turn of the actor the scenario met `n`th.
+  case actor(Int)
+  /// The scenario's action `n`.
+  case action(Int)
+  /// The start of the held task `n`.
+  case held(Int)
+  /// An outcome of the open call `n`.
+  case call(Int)
+  /// A move of the exploration's clock.
+  case clock
+  /// The end of the earliest sleep, on the scope's virtual time.
+  case sleeps
+
+  package var description: String {
+    switch self {
+    case .task(let number): "task \(number)"
+    case .actor(let number): "actor \(number)"
+    case .action(let number): "action \(number)"
+    case .held(let number): "held \(number)"
+    case .call(let number): "call \(number)"
+    case .clock: "clock"
+    case .sleeps: "sleeps"
     }
   }
 }

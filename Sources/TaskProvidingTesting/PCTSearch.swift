@@ -6,7 +6,7 @@
 /// with probability at least 1 / (n · k^(depth-1)) per schedule, however the rest is ordered.
 struct PCTDecider: ScheduleDecider {
   private var generator: SplitMix64
-  private var priorities: [String: Double] = [:]
+  private var priorities: [OptionKey: Double] = [:]
   private let changes: Set<Int>
   private var lowest = 0.0
 

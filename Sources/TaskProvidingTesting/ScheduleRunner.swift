@@ -105,7 +105,7 @@ struct ScheduleRunner {
         if let deadline = time.nextDeadline {
           choices.append(
             ScheduleChoice(
-              kind: .time, key: "sleeps",
+              kind: .time, key: .sleeps,
               label: "time reaches \(deadline), ending a sleep",
               apply: { _ = scope.wakeEarliestTimer() }))
         }
@@ -136,8 +136,11 @@ struct ScheduleRunner {
       if pick < runnable.count {
         narrator?.job(runnable[pick], oldest: runnable[0], decided: count > 1)
         if let watchdog {
-          let (job, departures) = (runnable[pick], run.departures)
-          watchdog.begin { Self.describe(job, after: departures) }
+          // The decisions, not their departures: this runs for every job, the report rarely.
+          let (job, decisions) = (runnable[pick], run.decisions)
+          watchdog.begin {
+            Self.describe(job, after: ScheduleRun(decisions: decisions).departures)
+          }
         }
         scope.run(runnable[pick])
         watchdog?.end()
@@ -299,12 +302,12 @@ struct JobKeys {
   mutating func footprint(of job: ReadyJob) -> OptionFootprint {
     if let task = job.task {
       return OptionFootprint(
-        key: "task \(number(task))", place: job.lane == .mainActor ? .mainActor : .pool,
+        key: .task(number(task)), place: job.lane == .mainActor ? .mainActor : .pool,
         task: task.address)
     }
     // Not a task: an actor's turn.
     let actor = number(actor: job.actor ?? unsafeBitCast(job.job, to: UInt.self))
-    return OptionFootprint(key: "actor \(actor)", place: .actor(actor), task: nil)
+    return OptionFootprint(key: .actor(actor), place: .actor(actor), task: nil)
   }
 
   private mutating func number(_ task: TaskIdentity) -> Int {

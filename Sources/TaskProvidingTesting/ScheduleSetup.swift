@@ -62,28 +62,26 @@ package struct ScheduleChoice {
   }
 
   package let kind: Kind
-  /// What the option belongs to, the same in every run ("action 1", "held 3", "call 0",
-  /// "clock"): PCT gives each its own priority, and outcomes of one call share theirs.
-  package var key: String { makeKey() }
+  /// What the option belongs to, the same in every run.
+  package let key: OptionKey
   /// How a schedule's steps name it.
   package var label: String { makeLabel() }
   /// The task a start or an outcome wakes, by its address, when known.
   package let wakes: UInt?
   /// Takes the option.
   package let apply: @MainActor () -> Void
-  // Built only when asked: most schedules are never told and most strategies need no key,
-  // and formatting every option of every step was a tenth of an exploration's time.
-  private let makeKey: () -> String
+  // Built only when asked: most schedules are never told, and formatting every option of
+  // every step was a tenth of an exploration's time.
   private let makeLabel: () -> String
 
   /// An option.
   package init(
-    kind: Kind, key: @escaping @autoclosure () -> String,
+    kind: Kind, key: OptionKey,
     label: @escaping @autoclosure () -> String, wakes: UInt? = nil,
     apply: @escaping @MainActor () -> Void
   ) {
     self.kind = kind
-    self.makeKey = key
+    self.key = key
     self.makeLabel = label
     self.wakes = wakes
     self.apply = apply
@@ -91,7 +89,6 @@ package struct ScheduleChoice {
 
   /// What the option touches.
   var footprint: OptionFootprint {
-    let key = key
     switch kind {
     case .action: return OptionFootprint(key: key, place: .scenario, task: nil)
     case .start, .complete: return OptionFootprint(key: key, place: .wake(key), task: wakes)
