@@ -6,9 +6,10 @@ import Testing
 
 @testable import FeatureScenarios
 
-/// Style 3: observe the published state, not the tasks, for when the test cannot reach the
-/// work (it was spawned by code the test does not control).
-@MainActor @Suite(.timeLimit(.minutes(1)), .responsiveMainActor) struct ObservationStyleTests {
+/// The feature's published state, waited on with `waitUntil` rather than through its tasks
+/// (the third style of docs/testing-async.md), for when the test cannot reach the work: it
+/// was spawned by code the test does not control.
+@MainActor @Suite(.timeLimit(.minutes(1)), .responsiveMainActor) struct ObservedStateTests {
   // sample: observe-state
   @Test func factAppearsAfterAnUnreachableSpawn() async throws {
     let model = makeFeature(count: 10, client: .offline, provider: LiveTaskProvider())
@@ -46,7 +47,7 @@ import Testing
       let description = String(describing: error)
       // The observable state, not the client or the provider the model holds.
       return description.contains("did not hold within") && description.contains("count: 4,")
-        && description.contains("waitUntil at NumberFactCoreTests/ObservationStyleTests.swift:")
+        && description.contains("waitUntil at NumberFactCoreTests/ObservedStateTests.swift:")
         && !description.contains("taskProvider") && !description.contains("numberFact")
     }
   }
