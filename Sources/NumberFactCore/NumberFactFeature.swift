@@ -28,13 +28,13 @@ package final class NumberFactFeature {
   package private(set) var isLoading: Bool
   /// Why the latest request failed, in one line a person can read.
   package private(set) var errorMessage: String?
-  /// The facts seen, oldest first: those of earlier runs once ``restoreFromStore(session:)``
-  /// has read them, then this session's. A fact seen again (the same number, kind and text)
-  /// moves to the end instead of appearing twice. At most ``historyLimit``, the oldest
-  /// dropped first.
-  package private(set) var history: [NumberFact] = []
+  /// The facts seen and which of them is on screen: those of earlier runs once
+  /// ``restoreFromStore(session:)`` has read them, then this session's.
+  package private(set) var seen: FactHistory
+  /// The facts seen, oldest first (see ``FactHistory``).
+  package var history: [NumberFact] { seen.facts }
   /// Which entry of ``history`` is on screen, when the fact shown is one of them.
-  package private(set) var historyIndex: Int?
+  package var historyIndex: Int? { seen.index }
 
   /// Until when the fact client answers offline without asking the server (`auto` after a
   /// failure), as of the last request; `nil` when it asks.
@@ -53,10 +53,6 @@ package final class NumberFactFeature {
   @ObservationIgnored private let taskProvider: any TaskProvider
   @ObservationIgnored private let store: FactStore?
   @ObservationIgnored private let now: @Sendable () -> Date
-  /// The most facts ``history`` keeps.
-  @ObservationIgnored private let historyLimit: Int
-  /// The entries of ``history``, to find a repeat without reading the whole history.
-  @ObservationIgnored private var historyEntries: Set<HistoryEntry> = []
   /// The latest write to the store. Each write waits for the one before it, so the store
   /// keeps facts in the order they were shown, whatever order the writes are scheduled in.
   @ObservationIgnored private var lastWrite: Task<Void, Never>?
@@ -103,7 +99,7 @@ package final class NumberFactFeature {
     self.taskProvider = taskProvider
     self.store = store
     self.now = now
-    self.historyLimit = max(1, historyLimit)
+    self.seen = FactHistory(limit: historyLimit)
     self.count = count
     self.kind = kind
     self.fact = nil
@@ -119,9 +115,7 @@ package final class NumberFactFeature {
   }
 
   /// Where the fact on screen is in ``history``, when it is one of its entries.
-  package var historyPosition: HistoryPosition? {
-    historyIndex.map { HistoryPosition(number: $0 + 1, of: history.count) }
-  }
+  package var historyPosition: HistoryPosition? { seen.position }
 
   /// Adds one to ``count``, stopping at `Int.max`.
   ///
@@ -226,31 +220,29 @@ package final class NumberFactFeature {
   /// Shows the fact before the one on screen in ``history`` (the latest, when none of them
   /// is shown); the count and kind follow it. Cancels the request in flight.
   package func previousFactButtonTapped() {
-    let index = (historyIndex ?? history.count) - 1
-    showHistory(at: index)
+    show(.previous)
   }
 
   /// Shows the fact after the one on screen in ``history``.
   package func nextFactButtonTapped() {
-    guard let historyIndex else { return }
-    showHistory(at: historyIndex + 1)
+    show(.next)
   }
 
   /// Shows the oldest fact in ``history``.
   package func oldestFactButtonTapped() {
-    showHistory(at: 0)
+    show(.oldest)
   }
 
   /// Shows the newest fact in ``history``.
   package func newestFactButtonTapped() {
-    showHistory(at: history.count - 1)
+    show(.newest)
   }
 
-  private func showHistory(at index: Int) {
-    guard history.indices.contains(index) else { return }
+  private func show(_ step: FactHistory.Step) {
+    var moved = seen
+    guard let entry = moved.take(step) else { return }
     cancelRequest()
-    let entry = history[index]
-    historyIndex = index
+    seen = moved
     count = entry.number
     kind = entry.kind
     fact = entry
@@ -279,7 +271,7 @@ package final class NumberFactFeature {
     isLoading = true
     fact = nil
     errorMessage = nil
-    historyIndex = nil
+    seen.leave()
     // The spawned task does the writes, so once a task provider says the task has finished,
     // its effect on the state is complete: tests can wait on the provider alone. It starts
     // at once, on the main actor: a fact at hand (stored, or computed offline) is in the
@@ -331,7 +323,7 @@ package final class NumberFactFeature {
     kind = kind.next
     fact = nil
     errorMessage = nil
-    historyIndex = nil
+    seen.leave()
     if wasShowingFact { startFactRequest() }
   }
 
@@ -341,7 +333,7 @@ package final class NumberFactFeature {
     count = value
     fact = nil
     errorMessage = nil
-    historyIndex = nil
+    seen.leave()
   }
 
   /// Ends the latest request from the model's side: its task is cancelled and, because it is
@@ -365,7 +357,7 @@ package final class NumberFactFeature {
       // A random fact decides the number; for the others it is the count already.
       count = value.number
       fact = value
-      addToHistory(value)
+      seen.append(value)
       remember(value)
     case .failure(let error):
       // A cancelled caller ends the request quietly, whatever its client threw for it.
@@ -374,37 +366,16 @@ package final class NumberFactFeature {
     }
   }
 
-  /// Appends `fact` to ``history``, moving it there if it was seen already, and points
-  /// ``historyIndex`` at it.
-  private func addToHistory(_ fact: NumberFact) {
-    let entry = HistoryEntry(fact)
-    if historyEntries.contains(entry) {
-      history.removeAll { HistoryEntry($0) == entry }
-    }
-    history.append(fact)
-    historyEntries.insert(entry)
-    trimHistory()
-    historyIndex = history.count - 1
-  }
-
-  /// Drops the oldest entries past the limit.
-  private func trimHistory() {
-    guard history.count > historyLimit else { return }
-    let dropped = history.count - historyLimit
-    for fact in history.prefix(dropped) { historyEntries.remove(HistoryEntry(fact)) }
-    history.removeFirst(dropped)
-  }
-
   /// Writes `fact`, and where the person is, to the store, after the writes before it.
   private func remember(_ fact: NumberFact) {
     guard let store else { return }
-    let seen = now()
+    let shownAt = now()
     let session = FactStore.Session(count: count, kind: kind)
     let previous = lastWrite
     lastWrite = taskProvider.task(name: "store \(fact.number) \(fact.kind)") {
       await previous?.value
       do {
-        try await store.recordShown([fact], seen, session)
+        try await store.recordShown([fact], shownAt, session)
       } catch {
         self.storeFailed(error)
       }
@@ -442,7 +413,7 @@ package final class NumberFactFeature {
     guard let store else { return }
     let task = taskProvider.task(name: "restore from store") {
       do {
-        let stored = try await store.history(.init(limit: self.historyLimit))
+        let stored = try await store.history(.init(limit: self.seen.limit))
         let left = session ? try await store.loadSession() : nil
         self.restore(stored, left)
       } catch {
@@ -453,14 +424,7 @@ package final class NumberFactFeature {
   }
 
   private func restore(_ stored: [NumberFact], _ session: FactStore.Session?) {
-    var seen = historyEntries
-    // Newest first from the store: a repeat within it keeps its newest place.
-    let earlier = stored.filter { seen.insert(HistoryEntry($0)).inserted }.reversed()
-    let room = historyLimit - history.count
-    let kept = Array(earlier.suffix(max(0, room)))
-    for fact in kept { historyEntries.insert(HistoryEntry(fact)) }
-    history = kept + history
-    if let index = historyIndex { historyIndex = index + kept.count }
+    seen.restore(earlier: stored)
     if let session, !hasMoved {
       count = session.count
       kind = session.kind
@@ -517,34 +481,4 @@ extension NumberFactFeature {
       self.offlineUntil = offlineUntil
     }
   }
-}
-
-/// What makes two facts the same entry of the history: the number, the kind and the text.
-private struct HistoryEntry: Hashable {
-  let number: Int
-  let kind: FactKind
-  let text: String
-
-  init(_ fact: NumberFact) {
-    number = fact.number
-    kind = fact.kind
-    text = fact.text
-  }
-}
-
-/// Where a fact is among the facts seen this session, as "3 of 7" says it.
-package struct HistoryPosition: Hashable, Sendable, CustomStringConvertible {
-  /// Which fact, from 1.
-  package var number: Int
-  /// How many facts there are.
-  package var count: Int
-
-  /// The `number`th fact of `count`.
-  package init(number: Int, of count: Int) {
-    self.number = number
-    self.count = count
-  }
-
-  /// "3 of 7".
-  package var description: String { "\(number) of \(count)" }
 }
