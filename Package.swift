@@ -120,12 +120,7 @@ let package = Package(
     // seen-first offline client. No database: the feature and its tests link this.
     .target(
       name: "FactStore",
-      dependencies: [
-        "FactClient",
-        "LockSupport",
-        app("Dependencies", "swift-dependencies"),
-        app("IssueReporting", "xctest-dynamic-overlay"),
-      ]
+      dependencies: ["FactClient", "LockSupport"]
     ),
     // The store on SQLite through GRDB: only the app, the benchmark and their tests.
     .target(

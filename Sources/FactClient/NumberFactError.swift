@@ -119,3 +119,17 @@ package enum NumberFactError: Error, Equatable, Sendable, CustomStringConvertibl
     return "\(whole).\(fraction)"
   }
 }
+
+extension NumberFactError {
+  /// The one line a person reads for a failed request, whatever the client threw: the app's
+  /// error line and the command line's both say it.
+  package static func message(for error: any Error) -> String {
+    let text =
+      switch error {
+      case let error as NumberFactError: error.description
+      case let error as UnimplementedFactError: error.description
+      default: "Could not get a fact: \(String(describing: error))"
+      }
+    return FactText.sanitize(text)
+  }
+}

@@ -1,7 +1,5 @@
-import Dependencies
 import FactClient
 import Foundation
-import IssueReporting
 
 /// What the app remembers across runs: every fact shown, and where the person left off.
 ///
@@ -191,37 +189,4 @@ extension FactStore {
     clearHistory: { 0 },
     loadSession: { nil },
     saveSession: { _ in })
-}
-
-extension FactStore: TestDependencyKey {
-  /// Previews remember nothing.
-  package static let previewValue = Self.disabled
-
-  /// Fails the test that reaches it: a test must say what the store holds.
-  package static let testValue = Self(
-    record: { facts, _ in unimplemented("record(\(facts.count) facts)") },
-    history: { _ in unimplemented("history", []) },
-    seenFacts: { numbers, kind in unimplemented("seenFacts(\(numbers.count), .\(kind))", [:]) },
-    clearHistory: { unimplemented("clearHistory", 0) },
-    loadSession: { unimplemented("loadSession", nil) },
-    saveSession: { _ in unimplemented("saveSession") },
-    recordShown: { facts, _, _ in unimplemented("recordShown(\(facts.count) facts)") })
-
-  /// Reports the call as unimplemented and returns `placeholder`.
-  private static func unimplemented<T>(_ call: String, _ placeholder: T = ()) -> T {
-    reportIssue(
-      """
-      Unimplemented: @Dependency(\\.factStore).\(call) was called. Override it in the test, \
-      for example with FactStore.inMemory() or .disabled.
-      """)
-    return placeholder
-  }
-}
-
-extension DependencyValues {
-  /// What the app remembers across runs.
-  package var factStore: FactStore {
-    get { self[FactStore.self] }
-    set { self[FactStore.self] = newValue }
-  }
 }

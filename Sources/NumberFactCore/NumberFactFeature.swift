@@ -362,7 +362,7 @@ package final class NumberFactFeature {
     case .failure(let error):
       // A cancelled caller ends the request quietly, whatever its client threw for it.
       if error is CancellationError || Task.isCancelled { return }
-      errorMessage = Self.message(for: error)
+      errorMessage = NumberFactError.message(for: error)
     }
   }
 
@@ -434,17 +434,6 @@ package final class NumberFactFeature {
   private func storeFailed(_ error: any Error) {
     if error is CancellationError || storeMessage != nil { return }
     storeMessage = FactText.sanitize("\(error)")
-  }
-
-  /// The one-line message shown for a failed request.
-  package nonisolated static func message(for error: any Error) -> String {
-    let text =
-      switch error {
-      case let error as NumberFactError: error.description
-      case let error as UnimplementedFactError: error.description
-      default: "Could not get a fact: \(String(describing: error))"
-      }
-    return FactText.sanitize(text)
   }
 }
 

@@ -191,7 +191,7 @@ struct Fact: AsyncParsableCommand {
         }
       }
     } catch {
-      printError(NumberFactFeature.message(for: error))
+      printError(NumberFactError.message(for: error))
       throw ExitCode.failure
     }
     if json {
