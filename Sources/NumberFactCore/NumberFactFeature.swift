@@ -368,17 +368,10 @@ package final class NumberFactFeature {
 
   /// Writes `fact`, and where the person is, to the store, after the writes before it.
   private func remember(_ fact: NumberFact) {
-    guard let store else { return }
     let shownAt = now()
     let session = FactStore.Session(count: count, kind: kind)
-    let previous = lastWrite
-    lastWrite = taskProvider.task(name: "store \(fact.number) \(fact.kind)") {
-      await previous?.value
-      do {
-        try await store.recordShown([fact], shownAt, session)
-      } catch {
-        self.storeFailed(error)
-      }
+    write(name: "store \(fact.number) \(fact.kind)") {
+      try await $0.recordShown([fact], shownAt, session)
     }
   }
 
@@ -390,19 +383,29 @@ package final class NumberFactFeature {
   /// Writes where the person is (the count and kind) to the store, after the writes before
   /// it, and returns when it has ended: what the app does as it quits.
   package func rememberSession() async {
-    guard let store else { return }
     let session = FactStore.Session(count: count, kind: kind)
+    await write(name: "store the session") { try await $0.saveSession(session) }?.value
+  }
+
+  /// The one chain of writes to the store: spawns `operation` through the task provider,
+  /// after the write before it, so the store keeps facts in the order they were shown; a
+  /// failure sets ``storeMessage``. `nil` when there is no store.
+  @discardableResult
+  private func write(
+    name: String, _ operation: @escaping @Sendable (FactStore) async throws -> Void
+  ) -> Task<Void, Never>? {
+    guard let store else { return nil }
     let previous = lastWrite
-    let write = taskProvider.task(name: "store the session") {
+    let write = taskProvider.task(name: name) {
       await previous?.value
       do {
-        try await store.saveSession(session)
+        try await operation(store)
       } catch {
         self.storeFailed(error)
       }
     }
     lastWrite = write
-    await write.value
+    return write
   }
 
   /// Reads the facts of earlier runs into ``history``, before this session's, and, when
