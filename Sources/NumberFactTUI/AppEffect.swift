@@ -1,38 +1,22 @@
-/// What a key asks of the world beyond the view state: the feature, the terminal or the
-/// app. ``AppUpdate`` returns it; the render loop carries it out.
+import Foundation
+
+/// What an update asks of the feature, the terminal or the render loop: the one thing the
+/// pure ``AppUpdate`` cannot do itself.
 package enum AppEffect: Hashable, Sendable {
-  /// Count up by one.
-  case increment
-  /// Count down by one.
-  case decrement
-  /// Count up or down by this much.
-  case step(Int)
-  /// Ask for a fact about the count.
-  case getFact
-  /// Go to this number and ask for its fact.
+  /// The feature's or the terminal's side of a key binding's action (`+`, `f`, `t`, Ctrl-Z,
+  /// `q`…): each binding names one ``Action``, and this carries it as it is.
+  case perform(Action)
+  /// Go to this number, typed at the prompt, and ask for its fact.
   case goTo(Int)
-  /// Ask for a fact about a random number.
-  case random
-  /// Ask the fact server now, ending a back-off.
-  case askNetwork
-  /// Cancel the request in flight.
-  case cancel
-  /// Move to the next kind of fact.
-  case nextKind
-  /// Show the fact before the one on screen.
-  case previousFact
-  /// Show the fact after the one on screen.
-  case nextFact
-  /// Show the oldest fact seen.
-  case oldestFact
-  /// Show the newest fact seen.
-  case newestFact
   /// Put this text on the terminal's clipboard.
   case copy(String)
-  /// Stop for the shell's job control, until `fg`.
-  case suspend
-  /// Clear the screen and draw it again.
-  case repaint
-  /// Leave the app.
-  case quit
+  /// Start the spinner's ticks: a request is in flight.
+  case startSpinner
+  /// Stop them: none is.
+  case stopSpinner
+  /// Wake the loop when the fact client's back-off, which the screen marks until this time,
+  /// ends; `nil`: no mark, no wake-up.
+  case watchBackOff(until: Date?)
+  /// Have the feature read the fact client's back-off again: its time has come.
+  case rereadBackOff
 }

@@ -46,16 +46,14 @@ package final class RenderLoop {
   private var spinner: Task<Void, Never>?
   /// Wakes the loop when the offline mark's time has come, so the mark goes with it.
   private var offlineTimer: Task<Void, Never>?
-  /// The time the mark on screen names, which ``offlineTimer`` waits for.
-  private var offlineTimerTarget: Date?
   private var continuation: AsyncStream<Event>.Continuation?
   /// Whether an observation of the model is registered and has not fired yet. Registering
   /// another on every render would leave one more behind per key press, each firing on the
   /// next change: the work per press would grow with the number of presses.
   private var isObservingModel = false
-  /// Whether the model has changed since the last frame was laid out.
+  /// Whether the model has changed since it was last read.
   private var modelChangedSinceRender = false
-  /// Renders so far, for tests that check the work per event stays constant.
+  /// Frames laid out so far, for tests that check the work per event stays constant.
   private(set) var renderCount = 0
 
   /// Creates a loop; nothing happens until ``run()``.
@@ -101,40 +99,42 @@ package final class RenderLoop {
   /// waits for the spinner and the offline mark's timer.
   ///
   /// Every event comes through one stream, read on the main actor: a key reaches the loop
-  /// in one hop from the terminal, and each event is laid out once.
+  /// in one hop from the terminal. Each event goes through ``AppUpdate``, whose effects the
+  /// loop carries out; then the feature is read (another event for ``AppUpdate``) and the
+  /// view state is drawn, once per event.
   package func run() async -> ExitReason {
     let (events, continuation) = AsyncStream.makeStream(of: Event.self)
     self.continuation = continuation
     terminal.start { event in continuation.yield(.terminal(event)) }
-    render()
+    readModel()
+    draw()
     var reason = ExitReason.inputClosed
     loop: for await event in events {
       switch event {
       case .terminal(.keys(let keys)):
         for key in keys {
-          guard let effect = update(for: key) else { continue }
-          guard effect != .quit else {
+          guard handle(.key(key)) else {
             reason = .quit
             break loop
           }
-          apply(effect)
         }
-      case .terminal(.resized):
-        break
+      case .terminal(.resized(let size)):
+        handle(.resized(size))
       case .terminal(.signal(let signal)):
         reason = .signal(signal)
         break loop
       case .terminal(.inputClosed):
         break loop
       case .modelChanged:
-        // A change a key made was laid out with the key's own frame.
+        // A change a key made was read with the key's own frame.
         guard modelChangedSinceRender else { continue }
       case .tick(let tick):
-        if spinner != nil { viewState.spinnerFrame = tick }
+        handle(.tick(tick))
       case .backOffEnded:
-        model.backOffMayHaveEnded()
+        handle(.backOffEnded)
       }
-      render()
+      readModel()
+      draw()
     }
     model.cancelButtonTapped()
     let timers = [spinner, offlineTimer]
@@ -149,28 +149,38 @@ package final class RenderLoop {
     return reason
   }
 
-  /// Applies `key` to the view state. A scroll key moves within what there is to scroll at
-  /// the terminal's size now, which only the loop knows.
-  private func update(for key: Key) -> AppEffect? {
-    let action = KeyMap.action(for: key)
-    guard action == .scrollDown || action == .scrollUp, viewState.prompt == nil else {
-      return AppUpdate.update(&viewState, for: key)
+  /// Updates the view state with `event` and carries out what it asks; `false` when it asks
+  /// the app to quit.
+  @discardableResult
+  private func handle(_ event: AppEvent) -> Bool {
+    for effect in AppUpdate.update(&viewState, on: event, size: terminal.size) {
+      if effect == .perform(.quit) { return false }
+      run(effect)
     }
-    let limit = FactView.maximumScroll(for: viewState, size: terminal.size)
-    viewState.scroll = min(viewState.scroll, limit)
-    let effect = AppUpdate.update(&viewState, for: key)
-    viewState.scroll = min(viewState.scroll, limit)
-    return effect
+    return true
   }
 
-  /// Carries out what a key asked of the feature or the terminal.
-  private func apply(_ effect: AppEffect) {
+  /// Carries out what an update asked of the feature, the terminal or the loop.
+  private func run(_ effect: AppEffect) {
     switch effect {
+    case .perform(let action): perform(action)
+    case .goTo(let number): model.requestFact(about: number)
+    case .copy(let text): terminal.copyToClipboard(text)
+    case .startSpinner: startSpinner()
+    case .stopSpinner: stopSpinner()
+    case .watchBackOff(let until): watchBackOff(until: until)
+    case .rereadBackOff: model.backOffMayHaveEnded()
+    }
+  }
+
+  /// A key binding's action, on the feature or the terminal.
+  private func perform(_ action: Action) {
+    switch action {
     case .increment: model.incrementButtonTapped()
     case .decrement: model.decrementButtonTapped()
-    case .step(let delta): model.countStepped(by: delta)
+    case .stepUp: model.countStepped(by: 100)
+    case .stepDown: model.countStepped(by: -100)
     case .getFact: model.requestFact()
-    case .goTo(let number): model.requestFact(about: number)
     case .random: model.requestRandomFact()
     case .askNetwork: model.requestFactFromNetwork()
     case .cancel: model.cancelButtonTapped()
@@ -179,30 +189,27 @@ package final class RenderLoop {
     case .nextFact: model.nextFactButtonTapped()
     case .oldestFact: model.oldestFactButtonTapped()
     case .newestFact: model.newestFactButtonTapped()
-    case .copy(let text): terminal.copyToClipboard(text)
     case .suspend: terminal.suspend()
     case .repaint: terminal.repaint()
-    case .quit: break
+    // The update's own: the screen's state, and the loop's end.
+    case .toggleHelp, .copyFact, .typeNumber, .scrollDown, .scrollUp, .quit: break
     }
   }
 
-  /// Lays out the current state and draws it if it differs from what is on screen, and
-  /// asks to hear about the next change to the model.
-  private func render() {
-    renderCount += 1
+  /// Reads the feature, asking to hear about its next change, and updates the view state
+  /// with it.
+  private func readModel() {
     modelChangedSinceRender = false
-    let state: NumberFactFeature.State
+    let read = { [model] in (model.state, model.historyPosition) }
+    let (state, position): (NumberFactFeature.State, HistoryPosition?)
     if isObservingModel {
-      state = model.state
+      (state, position) = read()
     } else {
       isObservingModel = true
       let continuation = continuation
-      state = withObservationTracking {
-        _ = model.historyPosition
-        return model.state
-      } onChange: { [weak self] in
+      (state, position) = withObservationTracking(read) { [weak self] in
         // Called as the model is about to change, on the main actor that changes it: the
-        // change is laid out by whatever frame comes next, a key's or this wake-up's.
+        // change is read by whatever comes next, a key's frame or this wake-up's.
         MainActor.assumeIsolated {
           self?.isObservingModel = false
           self?.modelChangedSinceRender = true
@@ -210,17 +217,13 @@ package final class RenderLoop {
         continuation?.yield(.modelChanged)
       }
     }
-    // The age of a stored fact is told as of when it appeared, not re-read at each frame.
-    if state.fact != viewState.feature.fact {
-      viewState.scroll = 0
-      viewState.now = state.fact?.source == .stored ? Date() : nil
-      viewState.notice = nil
-      if let fact = state.fact { lastFactShown = fact }
-    }
-    viewState.feature = state
-    viewState.historyPosition = model.historyPosition
-    if state.isLoading { startSpinner() } else { stopSpinner() }
-    if state.offlineUntil != offlineTimerTarget { scheduleOfflineTimer(for: state.offlineUntil) }
+    handle(.model(state, position, now: Date()))
+    if let fact = state.fact { lastFactShown = fact }
+  }
+
+  /// Draws the view state, unless its frame is the one on screen. It changes no state.
+  private func draw() {
+    renderCount += 1
     let frame = FactView.frame(for: viewState, size: terminal.size)
     guard frame != lastFrame else { return }
     terminal.draw(frame)
@@ -242,10 +245,9 @@ package final class RenderLoop {
 
   /// Sleeps, on the loop's clock, for what is left of the client's back-off, then has the
   /// model read it again: nothing ticks while the mark is up.
-  private func scheduleOfflineTimer(for target: Date?) {
+  private func watchBackOff(until target: Date?) {
     offlineTimer?.cancel()
     offlineTimer = nil
-    offlineTimerTarget = target
     guard target != nil, let remaining = model.backOffRemaining, let continuation else { return }
     let countdown = startCountdown(remaining)
     offlineTimer = taskProvider.task(name: "offline mark") {
@@ -257,6 +259,5 @@ package final class RenderLoop {
   private func stopSpinner() {
     spinner?.cancel()
     spinner = nil
-    viewState.spinnerFrame = 0
   }
 }

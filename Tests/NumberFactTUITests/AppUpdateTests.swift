@@ -1,15 +1,24 @@
+import Foundation
 import NumberFactCore
 import NumberFactTUI
 import Testing
 
-/// The key handling as a pure function: a key and the view state in, the new view state and
-/// the effect out.
+/// The app's one update path as a pure function: an event (a key, the feature as it is, a
+/// tick, a resize) and the view state in, the new view state and the effects out. Tested
+/// here without a loop, a terminal or a model.
 @Suite struct AppUpdateTests {
   static let fact = NumberFact(number: 7, kind: .trivia, text: "7 is lucky.")
+  static let size = TerminalSize(rows: 24, columns: 80)
 
   func update(_ state: ViewState, _ keys: Key...) -> (ViewState, [AppEffect]) {
+    update(state, keys.map(AppEvent.key))
+  }
+
+  func update(
+    _ state: ViewState, _ events: [AppEvent], size: TerminalSize = Self.size
+  ) -> (ViewState, [AppEffect]) {
     var state = state
-    let effects = keys.compactMap { AppUpdate.update(&state, for: $0) }
+    let effects = events.flatMap { AppUpdate.update(&state, on: $0, size: size) }
     return (state, effects)
   }
 
@@ -17,11 +26,13 @@ import Testing
     let (state, effects) = update(
       ViewState(), .character("+"), .down, .pageUp, .pageDown, .character("f"), .character("r"),
       .character("n"), .escape, .character("t"), .left, .right, .home, .end)
+    // Each binding's action, as it is: no second name for the same command.
     #expect(
-      effects == [
-        .increment, .decrement, .step(100), .step(-100), .getFact, .random, .askNetwork, .cancel,
-        .nextKind, .previousFact, .nextFact, .oldestFact, .newestFact,
-      ])
+      effects
+        == [
+          .increment, .decrement, .stepUp, .stepDown, .getFact, .random, .askNetwork, .cancel,
+          .nextKind, .previousFact, .nextFact, .oldestFact, .newestFact,
+        ].map(AppEffect.perform))
     #expect(state == ViewState())
   }
 
@@ -38,7 +49,7 @@ import Testing
     let (typing, _) = update(ViewState(), .character("g"), .character("5"))
     #expect(update(typing, .escape).0.prompt == nil)
     #expect(update(typing, .escape).1.isEmpty)
-    #expect(update(typing, .control("c")).1 == [.quit])
+    #expect(update(typing, .control("c")).1 == [.perform(.quit)])
   }
 
   @Test func helpTogglesAndAnyOtherKeyClosesIt() {
@@ -47,7 +58,7 @@ import Testing
     #expect(!update(shown, .function(1)).0.showsHelp)
     let (closed, effects) = update(shown, .character("+"))
     #expect(!closed.showsHelp)
-    #expect(effects == [.increment])
+    #expect(effects == [.perform(.increment)])
   }
 
   @Test func yCopiesTheFactOnScreenAndSaysSo() {
@@ -64,16 +75,87 @@ import Testing
   @Test func terminalKeysAskTheTerminalAndQQuits() {
     #expect(
       update(ViewState(), .control("z"), .control("l"), .character("q")).1 == [
-        .suspend, .repaint, .quit,
+        .perform(.suspend), .perform(.repaint), .perform(.quit),
       ])
   }
 
-  @Test func scrollKeysMoveTheBodyAndAnyOtherKeyGoesBackToTheTop() {
-    let (down, none) = update(ViewState(), .control("d"), .control("d"), .control("u"))
+  @Test func scrollKeysMoveTheBodyWithinWhatThereIsAndAnyOtherKeyGoesBackToTheTop() {
+    // The help on a small terminal: more rows than fit.
+    let small = TerminalSize(rows: 8, columns: 40)
+    let help = ViewState(showsHelp: true)
+    let limit = FactView.maximumScroll(for: help, size: small)
+    #expect(limit > 2)
+    let keys = [Key.control("d"), .control("d"), .control("u")].map(AppEvent.key)
+    let (down, none) = update(help, keys, size: small)
     #expect(none.isEmpty)
     #expect(down.scroll == 1)
-    #expect(update(down, .control("u"), .control("u")).0.scroll == 0)
-    #expect(update(down, .character("t")).0.scroll == 0)
+    let past = [AppEvent](repeating: .key(.control("d")), count: limit + 5)
+    #expect(update(help, past, size: small).0.scroll == limit)
+    #expect(update(down, [.key(.control("u")), .key(.control("u"))], size: small).0.scroll == 0)
+    #expect(update(down, [.key(.character("t"))], size: small).0.scroll == 0)
+    // Nothing to scroll at a size where everything fits.
+    #expect(update(ViewState(), .control("d")).0.scroll == 0)
+  }
+
+  @Test func aResizeKeepsTheScrollWithinTheNewSize() {
+    let small = TerminalSize(rows: 8, columns: 40)
+    let help = ViewState(showsHelp: true)
+    let limit = FactView.maximumScroll(for: help, size: small)
+    let (scrolled, _) = update(
+      help, [AppEvent](repeating: .key(.control("d")), count: limit), size: small)
+    #expect(scrolled.scroll == limit)
+    let (resized, effects) = update(scrolled, [.resized(TerminalSize(rows: 200, columns: 200))])
+    #expect(effects.isEmpty)
+    #expect(resized.scroll == 0)
+  }
+
+  @Test func aNewFactGoesBackToTheTopEndsTheNoticeAndFixesItsAge() {
+    let now = Date(timeIntervalSince1970: 1_000_000)
+    var stored = Self.fact
+    stored.source = .stored
+    let state = ViewState(
+      feature: .init(count: 7), notice: "Copied the fact to the clipboard.", scroll: 3)
+    let (shown, effects) = update(
+      state, [.model(.init(count: 7, fact: stored), HistoryPosition(number: 2, of: 5), now: now)])
+    #expect(effects.isEmpty)
+    #expect(shown.scroll == 0 && shown.notice == nil)
+    #expect(shown.now == now)
+    #expect(shown.historyPosition?.description == "2 of 5")
+    // The same fact again changes neither the time nor the scroll.
+    var scrolled = shown
+    scrolled.scroll = 1
+    let (same, _) = update(
+      scrolled, [.model(.init(count: 7, fact: stored), nil, now: now.addingTimeInterval(60))])
+    #expect(same.now == now && same.scroll == 1)
+    // A live fact has no age to tell.
+    #expect(update(state, [.model(.init(count: 7, fact: Self.fact), nil, now: now)]).0.now == nil)
+  }
+
+  @Test func loadingStartsTheSpinnerAndItsEndStopsItAtItsFirstFrame() {
+    let now = Date()
+    let (loading, started) = update(ViewState(), [.model(.init(isLoading: true), nil, now: now)])
+    #expect(started == [.startSpinner])
+    let (ticked, none) = update(loading, [.tick(1), .tick(2)])
+    #expect(none.isEmpty && ticked.spinnerFrame == 2)
+    // Still loading: nothing to start again.
+    #expect(update(ticked, [.model(.init(isLoading: true), nil, now: now)]).1.isEmpty)
+    let (done, stopped) = update(ticked, [.model(.init(), nil, now: now)])
+    #expect(stopped == [.stopSpinner])
+    #expect(done.spinnerFrame == 0)
+    // A tick that was on its way when loading ended moves nothing.
+    #expect(update(done, [.tick(3)]).0.spinnerFrame == 0)
+  }
+
+  @Test func aBackOffTimeIsWatchedAndItsEndReread() {
+    let now = Date()
+    let until = now.addingTimeInterval(30)
+    let (marked, watched) = update(
+      ViewState(), [.model(.init(offlineUntil: until), nil, now: now)])
+    #expect(watched == [.watchBackOff(until: until)])
+    #expect(update(marked, [.model(.init(offlineUntil: until), nil, now: now)]).1.isEmpty)
+    #expect(update(marked, [.backOffEnded]).1 == [.rereadBackOff])
+    #expect(
+      update(marked, [.model(.init(), nil, now: now)]).1 == [.watchBackOff(until: nil)])
   }
 
   @Test func unknownKeysChangeNothing() {
