@@ -3,8 +3,9 @@ import Foundation
 
 /// What the app remembers across runs: every fact shown, and where the person left off.
 ///
-/// A witness struct, like ``NumberFactClient``: `inMemory()` for tests, ``disabled`` for
-/// `--no-store`, and the SQLite store in FactStoreSQLite for the app. Every operation may
+/// A witness struct, like ``NumberFactClient``: `inMemory()` for tests and the SQLite store
+/// in FactStoreSQLite for the app. No store at all (`--no-store`) is `nil` wherever a store
+/// is taken, never a store that ignores what it is given. Every operation may
 /// throw ``FactStoreError``; a caller shows the message once and goes on without the store.
 package struct FactStore: Sendable {
   /// Records facts that were shown, seen at the given time. A fact already stored (the same
@@ -180,13 +181,4 @@ extension FactStore {
       }
     }
   }
-
-  /// A store that keeps nothing and reads nothing: what `--no-store` uses.
-  package static let disabled = Self(
-    record: { _, _ in },
-    history: { _ in [] },
-    seenFacts: { _, _ in [:] },
-    clearHistory: { 0 },
-    loadSession: { nil },
-    saveSession: { _ in })
 }

@@ -40,7 +40,16 @@ struct History: AsyncParsableCommand {
   }
 
   func run() async throws {
-    let factStore = store.makeStore()
+    guard let factStore = store.makeStore() else {
+      // No store (`--no-store`, or no home to keep one in): nothing was kept, so there is
+      // nothing to list and nothing to forget.
+      if clear {
+        printError("forgot 0 facts")
+      } else if json {
+        print("[]")
+      }
+      return
+    }
     do {
       if clear {
         try await clearHistory(factStore)

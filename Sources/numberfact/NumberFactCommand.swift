@@ -78,7 +78,7 @@ struct AppCommand: AsyncParsableCommand {
     let (reason, lastFact) = try await FactHTTP.whileRunning {
       try await Interactive.run(
         client: client.makeClient(store: factStore, warnings: warnings), kind: client.kind,
-        count: count ?? 0, store: store.noStore ? nil : factStore,
+        count: count ?? 0, store: factStore,
         restoresSession: count == nil && client.kindOption == nil)
     }
     // The terminal is back to normal here: the line lands on the main screen.
@@ -211,7 +211,7 @@ struct Fact: AsyncParsableCommand {
       let what = stored.count == 1 ? "fact" : "\(stored.count) facts"
       printError("\(what) from the store, \(SeenAge.phrase(seen: newest, now: Date()))")
     }
-    await warnings.tolerating { try await factStore.record(facts, Date()) }
+    if let factStore { await warnings.tolerating { try await factStore.record(facts, Date()) } }
   }
 }
 
@@ -280,11 +280,14 @@ struct ClientOptions: ParsableArguments {
   }
 
   /// The client these options choose. Offline facts, in `offline` and in `auto`'s fallback,
-  /// come from `store` first: what was seen before, then what can be computed.
-  func makeClient(store: FactStore, warnings: StoreWarnings) -> NumberFactClient {
+  /// come from `store` first, when there is one: what was seen before, then what can be
+  /// computed.
+  func makeClient(store: FactStore?, warnings: StoreWarnings) -> NumberFactClient {
     let url = URL(string: baseURL) ?? NumberFactClient.defaultBaseURL
     let duration = Duration.milliseconds(Int64((timeout * 1000).rounded()))
-    let offline = NumberFactClient.seenFirst(store: store, storeFailed: warnings.report)
+    let offline =
+      store.map { NumberFactClient.seenFirst(store: $0, storeFailed: warnings.report) }
+      ?? .offline
     switch source {
     case .auto: return .auto(baseURL: url, timeout: duration, offline: offline)
     case .live: return .live(baseURL: url, timeout: duration)

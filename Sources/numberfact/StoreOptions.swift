@@ -10,14 +10,15 @@ struct StoreOptions: ParsableArguments {
   @Flag(help: "Neither read nor write the store of facts seen (history, offline facts).")
   var noStore = false
 
-  /// The store these options choose: the SQLite file under `$XDG_DATA_HOME`, or none.
+  /// The store these options choose: the SQLite file under `$XDG_DATA_HOME`, or `nil` with
+  /// `--no-store` or when there is no home to keep it in.
   /// - Parameter backgroundWrites: Whether writes yield the cores to the keys, for the app.
   func makeStore(
     environment: [String: String] = ProcessInfo.processInfo.environment,
     backgroundWrites: Bool = false
-  ) -> FactStore {
+  ) -> FactStore? {
     guard !noStore, let path = FactStore.defaultPath(environment: environment) else {
-      return .disabled
+      return nil
     }
     return .sqlite(at: path, backgroundWrites: backgroundWrites)
   }

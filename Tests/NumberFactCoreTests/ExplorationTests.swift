@@ -47,7 +47,7 @@ struct ExplorationTests {
         // The store logs each write as it begins; the explorer decides when each write task
         // runs among everything else.
         let log = Locked<[String]>([])
-        var store = FactStore.disabled
+        var store = FactStore.inMemory()
         store.recordShown = { facts, _, _ in log.withLock { $0 += facts.map(\.text) } }
         // Two facts shown one after the other, each answered by the explorer: a lighter
         // scenario than the shared ones, whose failures would multiply the schedules.

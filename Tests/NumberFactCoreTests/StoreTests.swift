@@ -15,7 +15,7 @@ import Testing
   nonisolated static let now = Date(timeIntervalSince1970: 1_700_000_000)
 
   func makeFeature(
-    count: Int = 0, client: NumberFactClient, store: FactStore, provider: some TaskProvider
+    count: Int = 0, client: NumberFactClient, store: FactStore?, provider: some TaskProvider
   ) -> NumberFactFeature {
     NumberFactFeature(
       count: count, numberFact: client, taskProvider: provider, store: store,
@@ -102,7 +102,7 @@ import Testing
     try await store.record([liveFact(2, "two")], Self.now)
     try await withRecordingTaskProvider { provider in
       let model = makeFeature(
-        count: 2, client: .seenFirst(store: store), store: .disabled, provider: provider)
+        count: 2, client: .seenFirst(store: store), store: nil, provider: provider)
       model.requestFact()
       #expect(model.fact?.text == "two")
       #expect(model.fact?.source == .stored)
@@ -115,7 +115,7 @@ import Testing
   @Test func aRequestThatWaitsIsLoadingWhenTheRequestReturns() async throws {
     let facts = ControlledNumberFactClient()
     try await withRecordingTaskProvider { provider in
-      let model = makeFeature(client: facts.client, store: .disabled, provider: provider)
+      let model = makeFeature(client: facts.client, store: nil, provider: provider)
       model.requestFact()
       #expect(model.isLoading)
       #expect(model.fact == nil)

@@ -78,6 +78,13 @@ struct StoreProcessTests {
     let history = try await home.run(["history", "--no-store"])
     #expect(history.status == 0)
     #expect(history.stdout.isEmpty)
+    let json = try await home.run(["history", "--json", "--no-store"])
+    #expect(json.stdout == "[]\n")
+    // Forgetting with no store forgets nothing, and leaves the store that is there alone.
+    let clear = try await home.run(["history", "--clear", "--no-store"])
+    #expect(clear.status == 0)
+    #expect(clear.stderr.contains("forgot 0 facts"))
+    #expect(try await home.run(["history"]).stdout.contains("7"))
   }
 
   @Test func aCorruptStoreIsSaidOnceAndLeftAsItIs() async throws {
