@@ -234,6 +234,7 @@ let package = Package(
         "ExplorationScenarios",
         "FactClient",
         "FactClientLive",
+        "FeatureScenarios",
         "FactStore",
         "FactStoreSQLite",
         app("IssueReporting", "xctest-dynamic-overlay"),

@@ -1,9 +1,10 @@
-// The feature's timing-sensitive scenarios, written twice: our way (synchronize on the
-// controlled client's requests and on the awaited taps, as Tests/NumberFactCoreTests does)
-// and the naive way (spawn `Task { … }`, yield, assert). Both check the same outcomes.
+// The feature's timing-sensitive scenarios, two ways: our way, the suite's own scenarios
+// (Tests/FeatureScenarios, which synchronize on the controlled client's requests and on the
+// tasks' ends), and the naive way (spawn `Task { … }`, yield, assert). Both check the same
+// outcomes.
 
 import ConcurrencyExtras
-import Dependencies
+import FeatureScenarios
 import NumberFactCore
 import NumberFactTesting
 import TaskProviding
@@ -26,6 +27,17 @@ enum Scenario: String, CaseIterable, Sendable {
   case outOfOrder = "back-to-back, out of order"
   case incrementWhileLoading = "increment while loading"
   case cancelWhileLoading = "cancel while loading"
+
+  /// The suite's scenario that checks the same outcome, our way.
+  var ours: FeatureScenario {
+    switch self {
+    case .factClearsWhileLoading: .factClearsWhileLoading
+    case .loadingWhileInFlight: .loadingUntilSuccess
+    case .outOfOrder: .outOfOrderStaleAnswersLast
+    case .incrementWhileLoading: .incrementWhileLoading
+    case .cancelWhileLoading: .cancelWhileLoading
+    }
+  }
 }
 
 /// How a test waits for the task it spawned before asserting.
@@ -43,112 +55,11 @@ enum Approach: String, CaseIterable, Sendable {
 
   func run(_ scenario: Scenario) async throws {
     switch self {
-    case .ours: try await MainActor.run { try withSerialScheduler { try await Ours.run(scenario) } }
-    case .oursDefaultExecutors: try await Ours.run(scenario)
+    case .ours:
+      try await MainActor.run { try withSerialScheduler { try await scenario.ours.run() } }
+    case .oursDefaultExecutors: try await scenario.ours.run()
     case .naiveYield: try await Naive.run(scenario) { await Task.yield() }
     case .naiveMegaYield: try await Naive.run(scenario) { await Task.megaYield() }
-    }
-  }
-}
-
-/// A feature with the given fact client and task provider.
-@MainActor
-func makeFeature(
-  count: Int = 0, client: NumberFactClient, provider: some TaskProvider
-) -> NumberFactFeature {
-  withDependencies {
-    $0.numberFact = client
-    $0.taskProvider = provider
-  } operation: {
-    NumberFactFeature(count: count)
-  }
-}
-
-/// Our way: every wait is on something the code exposes, so the order of events is fixed.
-@MainActor
-enum Ours {
-  static func run(_ scenario: Scenario) async throws {
-    switch scenario {
-    case .factClearsWhileLoading: try await factClearsWhileLoading()
-    case .loadingWhileInFlight: try await loadingWhileInFlight()
-    case .outOfOrder: try await outOfOrder()
-    case .incrementWhileLoading: try await incrementWhileLoading()
-    case .cancelWhileLoading: try await cancelWhileLoading()
-    }
-  }
-
-  static func factClearsWhileLoading() async throws {
-    let facts = ControlledNumberFactClient()
-    try await withRecordingTaskProvider { provider in
-      let model = makeFeature(client: facts.client, provider: provider)
-      async let first: Void = model.getFactButtonTapped()
-      try await facts.nextRequest().answer("0 is nothing.")
-      await first
-      try check(model.fact?.text == "0 is nothing.", "first fact missing")
-
-      async let second: Void = model.getFactButtonTapped()
-      let request = try await facts.nextRequest()
-      try check(model.fact == nil && model.isLoading, "fact not cleared while loading")
-      request.answer("0 is the additive identity.")
-      await second
-      try check(model.fact?.text == "0 is the additive identity.", "second fact missing")
-    }
-  }
-
-  static func loadingWhileInFlight() async throws {
-    let facts = ControlledNumberFactClient()
-    try await withRecordingTaskProvider { provider in
-      let model = makeFeature(client: facts.client, provider: provider)
-      async let tap: Void = model.getFactButtonTapped()
-      let request = try await facts.nextRequest()
-      try check(model.isLoading, "not loading while in flight")
-      request.answer("0 is nothing.")
-      await tap
-      try check(!model.isLoading && model.fact?.text == "0 is nothing.", "not finished")
-    }
-  }
-
-  static func outOfOrder() async throws {
-    let facts = ControlledNumberFactClient(cancellation: .ignore)
-    try await withRecordingTaskProvider { provider in
-      let model = makeFeature(client: facts.client, provider: provider)
-      async let firstTap: Void = model.getFactButtonTapped()
-      let first = try await facts.nextRequest()
-      async let secondTap: Void = model.getFactButtonTapped()
-      let second = try await facts.nextRequest()
-      second.answer("fresh")
-      await secondTap
-      try check(first.answer("stale"), "stale answer not delivered")
-      await firstTap
-      try check(model.fact?.text == "fresh" && !model.isLoading, "stale answer won")
-    }
-  }
-
-  static func incrementWhileLoading() async throws {
-    let facts = ControlledNumberFactClient(cancellation: .ignore)
-    try await withRecordingTaskProvider { provider in
-      let model = makeFeature(client: facts.client, provider: provider)
-      async let tap: Void = model.getFactButtonTapped()
-      let request = try await facts.nextRequest()
-      model.incrementButtonTapped()
-      try check(request.answer("0 is a stale answer."), "stale answer not delivered")
-      await tap
-      try check(
-        model.count == 1 && model.fact == nil && !model.isLoading, "stale fact shown for 1")
-    }
-  }
-
-  static func cancelWhileLoading() async throws {
-    let facts = ControlledNumberFactClient()
-    try await withRecordingTaskProvider { provider in
-      let model = makeFeature(count: 7, client: facts.client, provider: provider)
-      async let tap: Void = model.getFactButtonTapped()
-      let request = try await facts.nextRequest()
-      model.cancelButtonTapped()
-      await tap
-      try check(request.observedCancellation, "request not cancelled")
-      try check(
-        model.fact == nil && !model.isLoading && model.errorMessage == nil, "not cancelled")
     }
   }
 }
@@ -287,7 +198,7 @@ func measureSerially(_ scenario: Scenario, iterations: Int) -> DeterminismRun {
   let start = clock.now
   for _ in 0..<iterations {
     do {
-      try withSerialScheduler { try await Ours.run(scenario) }
+      try withSerialScheduler { try await scenario.ours.run() }
     } catch {
       failures += 1
       if firstFailure == nil { firstFailure = "\(error)" }

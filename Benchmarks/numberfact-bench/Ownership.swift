@@ -4,6 +4,7 @@
 
 import ConcurrencyExtras
 import Dispatch
+import FeatureScenarios
 import Glibc
 import TaskProvidingTesting
 
@@ -74,7 +75,7 @@ func ownershipFigures(_ plan: Plan) async -> OwnershipFigures {
       while !finished.value {
         _ = try? withSerialScheduler {
           driving.setValue(UInt(bitPattern: Int(bitPattern: pthread_self())))
-          try await Ours.run(.outOfOrder)
+          try await Scenario.outOfOrder.ours.run()
         }
         driving.setValue(nil)
         count += 1

@@ -3,19 +3,24 @@
 // what the code exposes: the controlled client's requests and the awaited button taps.
 // Regions between `// sample:` and `// end sample` are quoted by docs/testing-async.md.
 
+import Foundation
 import NumberFactCore
 import NumberFactTesting
 import TaskProviding
 import TaskProvidingTesting
 import Testing
 
-/// A feature whose fact client and task provider are the given ones.
+/// A feature whose fact client, store, task provider and clock are the given ones: the one
+/// way the tests and the benchmark make a feature.
 @MainActor
-func makeFeature(
+package func makeFeature(
   count: Int = 0, kind: FactKind = .trivia,
-  client: NumberFactClient, provider: some TaskProvider
+  client: NumberFactClient, store: FactStore? = nil, provider: some TaskProvider,
+  now: @escaping @Sendable () -> Date = { Date() }
 ) -> NumberFactFeature {
-  NumberFactFeature(count: count, kind: kind, numberFact: client, taskProvider: provider)
+  NumberFactFeature(
+    count: count, kind: kind, numberFact: client, taskProvider: provider, store: store,
+    now: now)
 }
 
 /// A fact of `text` about `number`, as the controlled client answers it.
@@ -32,7 +37,7 @@ typealias State = NumberFactFeature.State
 
 /// The timing-sensitive scenarios. Each uses `#require`, so a repeated run stops at the
 /// first failure instead of reporting thousands.
-enum FeatureScenario: String, CaseIterable, CustomTestStringConvertible {
+package enum FeatureScenario: String, CaseIterable, CustomTestStringConvertible {
   case factClearsWhileLoading
   case loadingUntilSuccess
   case loadingUntilFailure
@@ -44,10 +49,11 @@ enum FeatureScenario: String, CaseIterable, CustomTestStringConvertible {
   case cancelWhileLoading
   case nextKindWhileLoading
 
-  var testDescription: String { rawValue }
+  package var testDescription: String { rawValue }
 
+  /// Runs the scenario; a check that does not hold throws.
   @MainActor
-  func run() async throws {
+  package func run() async throws {
     switch self {
     case .factClearsWhileLoading: try await Self.factClearsWhileLoading()
     case .loadingUntilSuccess: try await Self.isLoadingWhileInFlight(ending: .answer)

@@ -14,14 +14,6 @@ import Testing
 @MainActor @Suite(.timeLimit(.minutes(1)), .responsiveMainActor) struct StoreTests {
   nonisolated static let now = Date(timeIntervalSince1970: 1_700_000_000)
 
-  func makeFeature(
-    count: Int = 0, client: NumberFactClient, store: FactStore?, provider: some TaskProvider
-  ) -> NumberFactFeature {
-    NumberFactFeature(
-      count: count, numberFact: client, taskProvider: provider, store: store,
-      now: { Self.now })
-  }
-
   /// Taps get-fact and answers its request with `text`; returns once the tap has ended, so
   /// the fact is on screen and its write has been spawned.
   func showFact(
@@ -36,7 +28,8 @@ import Testing
     let facts = ControlledNumberFactClient()
     let disk = ControlledFactStore()
     try await withRecordingTaskProvider { provider in
-      let model = makeFeature(client: facts.client, store: disk.store, provider: provider)
+      let model = makeFeature(
+        client: facts.client, store: disk.store, provider: provider, now: { Self.now })
       try await showFact("0 is nothing.", on: model, answering: facts)
       let write = try await disk.nextWrite()  // the disk is slow: this write is held
       #expect(write.input.facts.map(\.text) == ["0 is nothing."])
@@ -57,7 +50,8 @@ import Testing
     let facts = ControlledNumberFactClient()
     let disk = ControlledFactStore()
     try await withRecordingTaskProvider { provider in
-      let model = makeFeature(client: facts.client, store: disk.store, provider: provider)
+      let model = makeFeature(
+        client: facts.client, store: disk.store, provider: provider, now: { Self.now })
       try await showFact("0 is nothing.", on: model, answering: facts)
       let older = try await disk.nextWrite()
 
@@ -78,7 +72,8 @@ import Testing
     let facts = ControlledNumberFactClient()
     let disk = ControlledFactStore()
     try await withRecordingTaskProvider { provider in
-      let model = makeFeature(client: facts.client, store: disk.store, provider: provider)
+      let model = makeFeature(
+        client: facts.client, store: disk.store, provider: provider, now: { Self.now })
       for number in 0..<3 {
         if number > 0 { model.incrementButtonTapped() }
         try await showFact("fact \(number)", on: model, answering: facts)
@@ -102,7 +97,8 @@ import Testing
     try await store.record([liveFact(2, "two")], Self.now)
     try await withRecordingTaskProvider { provider in
       let model = makeFeature(
-        count: 2, client: .seenFirst(store: store), store: nil, provider: provider)
+        count: 2, client: .seenFirst(store: store), store: nil, provider: provider,
+        now: { Self.now })
       model.requestFact()
       #expect(model.fact?.text == "two")
       #expect(model.fact?.source == .stored)
@@ -115,7 +111,8 @@ import Testing
   @Test func aRequestThatWaitsIsLoadingWhenTheRequestReturns() async throws {
     let facts = ControlledNumberFactClient()
     try await withRecordingTaskProvider { provider in
-      let model = makeFeature(client: facts.client, store: nil, provider: provider)
+      let model = makeFeature(
+        client: facts.client, store: nil, provider: provider, now: { Self.now })
       model.requestFact()
       #expect(model.isLoading)
       #expect(model.fact == nil)
@@ -131,7 +128,8 @@ import Testing
     let stored = [liveFact(2, "two"), liveFact(1, "one")]  // newest first, as a store reads
     let disk = ControlledFactStore(stored: stored, session: .init(count: 2, kind: .math))
     try await withRecordingTaskProvider { provider in
-      let model = makeFeature(count: 1, client: facts.client, store: disk.store, provider: provider)
+      let model = makeFeature(
+        count: 1, client: facts.client, store: disk.store, provider: provider, now: { Self.now })
       try await showFact("one", on: model, answering: facts)
       await model.restoreFromStore(session: true)
       #expect(model.history.map(\.text) == ["two", "one"])
@@ -149,10 +147,12 @@ import Testing
   @Test func theSessionIsRestoredWhenThePersonHasNotMoved() async throws {
     let disk = ControlledFactStore(session: .init(count: -40, kind: .year))
     await withRecordingTaskProvider { provider in
-      let model = makeFeature(client: .offline, store: disk.store, provider: provider)
+      let model = makeFeature(
+        client: .offline, store: disk.store, provider: provider, now: { Self.now })
       await model.restoreFromStore(session: true)
       #expect(model.state == State(count: -40, kind: .year))
-      let other = makeFeature(client: .offline, store: disk.store, provider: provider)
+      let other = makeFeature(
+        client: .offline, store: disk.store, provider: provider, now: { Self.now })
       await other.restoreFromStore(session: false)
       #expect(other.state == State())
     }

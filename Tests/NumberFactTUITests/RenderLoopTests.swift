@@ -15,18 +15,6 @@ import Testing
 /// provider and a test clock: the product's script harness.
 typealias LoopHarness = AppScript
 
-@MainActor
-func makeFeature(
-  count: Int, client: NumberFactClient, provider: any TaskProvider
-) -> NumberFactFeature {
-  withDependencies {
-    $0.numberFact = client
-    $0.taskProvider = provider
-  } operation: {
-    NumberFactFeature(count: count)
-  }
-}
-
 @MainActor @Suite(.timeLimit(.minutes(1)), .responsiveMainActor) struct RenderLoopTests {
   @Test func firstFrameShowsTheCountAndTheHints() async throws {
     let app = LoopHarness(count: 41)
