@@ -18,16 +18,20 @@ import TaskProviding
 /// the request that replaced it.
 @MainActor @Observable
 package final class NumberFactFeature {
+  /// Everything on screen, as one value: what a view draws and what a test compares. The
+  /// feature keeps its state here and nowhere else; the properties below read it.
+  package private(set) var state: State
+
   /// The number facts are asked about.
-  package private(set) var count: Int
+  package var count: Int { state.count }
   /// The kind of fact the next request asks for.
-  package private(set) var kind: FactKind
+  package var kind: FactKind { state.kind }
   /// The fact about ``count``, once the latest request has succeeded.
-  package private(set) var fact: NumberFact?
+  package var fact: NumberFact? { state.fact }
   /// Whether a request is in flight.
-  package private(set) var isLoading: Bool
+  package var isLoading: Bool { state.isLoading }
   /// Why the latest request failed, in one line a person can read.
-  package private(set) var errorMessage: String?
+  package var errorMessage: String? { state.errorMessage }
   /// The facts seen and which of them is on screen: those of earlier runs once
   /// ``restoreFromStore(session:)`` has read them, then this session's.
   package private(set) var seen: FactHistory
@@ -38,11 +42,11 @@ package final class NumberFactFeature {
 
   /// Until when the fact client answers offline without asking the server (`auto` after a
   /// failure), as of the last request; `nil` when it asks.
-  package private(set) var offlineUntil: Date?
+  package var offlineUntil: Date? { state.offlineUntil }
 
   /// Why the store could not be used, once: the first failure is kept, later ones are the
   /// same news.
-  package private(set) var storeMessage: String?
+  package var storeMessage: String? { state.storeMessage }
 
   /// The most facts ``history`` keeps, unless the feature was made with another limit.
   package static let historyLimit = 1_000
@@ -100,18 +104,7 @@ package final class NumberFactFeature {
     self.store = store
     self.now = now
     self.seen = FactHistory(limit: historyLimit)
-    self.count = count
-    self.kind = kind
-    self.fact = nil
-    self.isLoading = false
-    self.errorMessage = nil
-  }
-
-  /// Everything on screen, as one value: what a view draws and what a test compares.
-  package var state: State {
-    State(
-      count: count, kind: kind, fact: fact, isLoading: isLoading, errorMessage: errorMessage,
-      storeMessage: storeMessage, offlineUntil: offlineUntil)
+    self.state = State(count: count, kind: kind)
   }
 
   /// Where the fact on screen is in ``history``, when it is one of its entries.
@@ -188,10 +181,10 @@ package final class NumberFactFeature {
   /// What the render loop calls when the time it showed has come.
   package func backOffMayHaveEnded() {
     guard let remaining = numberFact.backOffRemaining() else {
-      offlineUntil = nil
+      state.offlineUntil = nil
       return
     }
-    offlineUntil = now().addingTimeInterval(remaining.inSeconds)
+    state.offlineUntil = now().addingTimeInterval(remaining.inSeconds)
   }
 
   /// Asks for a fact about a random number of the current kind; when it comes, the count
@@ -243,10 +236,10 @@ package final class NumberFactFeature {
     guard let entry = moved.take(step) else { return }
     cancelRequest()
     seen = moved
-    count = entry.number
-    kind = entry.kind
-    fact = entry
-    errorMessage = nil
+    state.count = entry.number
+    state.kind = entry.kind
+    state.fact = entry
+    state.errorMessage = nil
   }
 
   /// Starts a request for the current count and kind, through the task provider.
@@ -268,9 +261,9 @@ package final class NumberFactFeature {
     lastRequestID += 1
     let id = lastRequestID
     activeRequestID = id
-    isLoading = true
-    fact = nil
-    errorMessage = nil
+    state.isLoading = true
+    state.fact = nil
+    state.errorMessage = nil
     seen.leave()
     // The spawned task does the writes, so once a task provider says the task has finished,
     // its effect on the state is complete: tests can wait on the provider alone. It starts
@@ -320,9 +313,9 @@ package final class NumberFactFeature {
     let wasShowingFact = fact != nil || isLoading
     hasMoved = true
     cancelRequest()
-    kind = kind.next
-    fact = nil
-    errorMessage = nil
+    state.kind = kind.next
+    state.fact = nil
+    state.errorMessage = nil
     seen.leave()
     if wasShowingFact { startFactRequest() }
   }
@@ -330,9 +323,9 @@ package final class NumberFactFeature {
   private func setCount(_ value: Int) {
     hasMoved = true
     cancelRequest()
-    count = value
-    fact = nil
-    errorMessage = nil
+    state.count = value
+    state.fact = nil
+    state.errorMessage = nil
     seen.leave()
   }
 
@@ -343,7 +336,7 @@ package final class NumberFactFeature {
     guard let requestTask else { return }
     self.requestTask = nil
     requestTask.cancel()
-    isLoading = false
+    state.isLoading = false
   }
 
   private func finishRequest(_ id: UInt64, _ outcome: Result<NumberFact, any Error>) {
@@ -351,18 +344,18 @@ package final class NumberFactFeature {
     guard activeRequestID == id else { return }
     activeRequestID = nil
     requestTask = nil
-    isLoading = false
+    state.isLoading = false
     switch outcome {
     case .success(let value):
       // A random fact decides the number; for the others it is the count already.
-      count = value.number
-      fact = value
+      state.count = value.number
+      state.fact = value
       seen.append(value)
       remember(value)
     case .failure(let error):
       // A cancelled caller ends the request quietly, whatever its client threw for it.
       if error is CancellationError || Task.isCancelled { return }
-      errorMessage = NumberFactError.message(for: error)
+      state.errorMessage = NumberFactError.message(for: error)
     }
   }
 
@@ -429,19 +422,19 @@ package final class NumberFactFeature {
   private func restore(_ stored: [NumberFact], _ session: FactStore.Session?) {
     seen.restore(earlier: stored)
     if let session, !hasMoved {
-      count = session.count
-      kind = session.kind
+      state.count = session.count
+      state.kind = session.kind
     }
   }
 
   private func storeFailed(_ error: any Error) {
     if error is CancellationError || storeMessage != nil { return }
-    storeMessage = FactText.sanitize("\(error)")
+    state.storeMessage = FactText.sanitize("\(error)")
   }
 }
 
 extension NumberFactFeature {
-  /// A snapshot of everything the feature shows.
+  /// Everything the feature shows: the feature's state, and a snapshot of it.
   package struct State: Hashable, Sendable {
     /// The number facts are asked about.
     package var count: Int
