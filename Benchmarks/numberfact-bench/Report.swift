@@ -189,9 +189,10 @@ struct Report: Sendable {
     var lines = [
       "", "## 1. Determinism", "",
       "Each scenario \(plan.iterations.formatted()) times per run, in one process. *Ours* "
-        + "synchronizes on the controlled client's requests and the awaited taps, with a "
-        + "recording task provider, each iteration under `withSerialScheduler`, as the test "
-        + "suite's repetition tests run. *Ours, default executors* is the same code without "
+        + "is the test suite's own scenario (Tests/FeatureScenarios), which synchronizes on "
+        + "the controlled client's requests and on the tasks' ends, with a recording task "
+        + "provider, each iteration under `withSerialScheduler`, as the suite's repetition "
+        + "tests run it. *Ours, default executors* is the same code without "
         + "the scheduler: each hand-over between the test and the main-actor model is then a "
         + "main-actor job, which costs a thread wake-up. *Naive* is the articles' starting "
         + "point: an ordinary async test function spawns `Task { await "
