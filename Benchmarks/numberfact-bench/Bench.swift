@@ -7,7 +7,7 @@ import TaskProviding
 struct NumberFactBench: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "numberfact-bench",
-    abstract: "Measure determinism, provider costs, recording scale, the app and the suite.",
+    abstract: "Measure determinism, recording scale, the app, the suite and the explorer.",
     discussion: """
       Run from the package root: swift run -c release numberfact-bench
       The full run takes about fifteen minutes and rewrites docs/benchmarks.md. --quick runs \
@@ -20,8 +20,7 @@ struct NumberFactBench: AsyncParsableCommand {
 
 /// A part of the report.
 enum Section: String, CaseIterable, ExpressibleByArgument {
-  case determinism, everyday, overhead, waiting, scale, app, suite, exploration, client, ownership,
-    store, time
+  case determinism, everyday, scale, app, suite, exploration, client, ownership, store, time
 }
 
 /// The benchmark run.
@@ -50,8 +49,8 @@ struct Measure: AsyncParsableCommand {
   @Option(
     parsing: .upToNextOption,
     help: """
-      Run only these sections: determinism, everyday, overhead, waiting, scale, app, suite, \
-      exploration, client, ownership, store, time (default: all).
+      Run only these sections: determinism, everyday, scale, app, suite, exploration, client, \
+      ownership, store, time (default: all). Sections 2 and 3 are Benchmarks/run's.
       """)
   var only: [Section] = []
 
@@ -97,8 +96,6 @@ struct Measure: AsyncParsableCommand {
         log("1b. \(style.rawValue): \(figure.formatted(1)) µs/test")
       }
     }
-    if runs(.overhead) { report.overhead = await providerOverhead(plan) }
-    if runs(.waiting) { report.waiting = try await waitingCost(plan) }
     if runs(.scale) { (report.scaleBaseline, report.scale) = try await recordingScale(plan) }
     if runs(.app), plan.presses > 0 { (report.app, report.appBaseline) = try await appRuns(plan) }
     if runs(.suite), plan.suite { report.suite = try await suiteRuns(plan) }
@@ -144,50 +141,6 @@ struct Measure: AsyncParsableCommand {
       rows.append(row)
     }
     return rows
-  }
-
-  func providerOverhead(_ plan: Plan) async -> Overhead {
-    var raw: [Double] = []
-    var live: [Double] = []
-    let provider: any TaskProvider = LiveTaskProvider()
-    // Warm both paths up. Each run then alternates blocks in the order A B B A, so drift in
-    // the machine's speed within a run hits both alike.
-    let blocks = 10
-    let block = max(1, plan.overheadTasks / blocks)
-    _ = await spawnAndAwaitRaw(block)
-    _ = await spawnAndAwait(block, with: provider)
-    for run in 1...plan.runs {
-      var rawTotal = 0.0
-      var liveTotal = 0.0
-      for index in 0..<blocks {
-        if index % 2 == 0 {
-          rawTotal += await spawnAndAwaitRaw(block)
-          liveTotal += await spawnAndAwait(block, with: provider)
-        } else {
-          liveTotal += await spawnAndAwait(block, with: provider)
-          rawTotal += await spawnAndAwaitRaw(block)
-        }
-      }
-      raw.append(rawTotal)
-      live.append(liveTotal)
-      log(
-        "2. run \(run): Task {} \(Summary.format(rawTotal, 3)) s, "
-          + "LiveTaskProvider \(Summary.format(liveTotal, 3)) s")
-    }
-    return Overhead(tasks: block * blocks, raw: raw, live: live)
-  }
-
-  func waitingCost(_ plan: Plan) async throws -> Waiting {
-    var ours: [Double] = []
-    var spin: [Double] = []
-    for run in 1...plan.runs {
-      ours.append(try await waitingCPUWithWaitForAll(sleep: plan.sleep))
-      spin.append(await waitingCPUWithYieldSpin(sleep: plan.sleep))
-      log(
-        "3. run \(run): waitForAll \(Summary.format(ours[run - 1], 4)) s CPU, "
-          + "yield spin \(Summary.format(spin[run - 1], 4)) s CPU")
-    }
-    return Waiting(sleep: plan.sleep, ours: ours, spin: spin)
   }
 
   func recordingScale(_ plan: Plan) async throws -> (baseline: Summary, rows: [ScaleRow]) {

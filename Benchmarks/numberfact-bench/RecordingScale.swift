@@ -1,65 +1,15 @@
+// Section 4: what recording N tasks costs, each size in a process of its own so its peak
+// memory is its own (the toolkit's package-benchmark figures share one process).
+
 import Foundation
 import TaskProviding
 import TaskProvidingTesting
-
-// MARK: Provider overhead
-
-/// Seconds to spawn and await `count` tasks one after another with `Task { }`.
-func spawnAndAwaitRaw(_ count: Int) async -> Double {
-  let clock = ContinuousClock()
-  var sum = 0
-  let start = clock.now
-  for index in 0..<count {
-    sum &+= await Task { index &* 3 }.value
-  }
-  let elapsed = clock.now - start
-  blackHole(sum)
-  return elapsed.seconds
-}
-
-/// Seconds to spawn and await `count` tasks through `provider`, held as the feature holds
-/// it: an existential from the dependency system.
-func spawnAndAwait(_ count: Int, with provider: any TaskProvider) async -> Double {
-  let clock = ContinuousClock()
-  var sum = 0
-  let start = clock.now
-  for index in 0..<count {
-    sum &+= await provider.task { index &* 3 }.value
-  }
-  let elapsed = clock.now - start
-  blackHole(sum)
-  return elapsed.seconds
-}
 
 /// Keeps the optimizer from dropping work whose result is otherwise unused.
 @inline(never)
 func blackHole<T>(_ value: T) {
   withExtendedLifetime(value) {}
 }
-
-// MARK: Waiting cost
-
-/// CPU seconds the process uses while one recorded task sleeps for `sleep` and the caller
-/// waits for it with `waitForAll()`.
-func waitingCPUWithWaitForAll(sleep: Duration) async throws -> Double {
-  let provider = RecordingTaskProvider()
-  provider.task { try? await Task.sleep(for: sleep) }
-  let before = processCPUSeconds()
-  try await provider.waitForAll(timeout: sleep * 10)
-  return processCPUSeconds() - before
-}
-
-/// The same wait done by spinning, as a pending-task counter mock does it:
-/// `while pending { await Task.yield() }`.
-func waitingCPUWithYieldSpin(sleep: Duration) async -> Double {
-  let provider = RecordingTaskProvider()
-  provider.task { try? await Task.sleep(for: sleep) }
-  let before = processCPUSeconds()
-  while provider.pendingCount > 0 { await Task.yield() }
-  return processCPUSeconds() - before
-}
-
-// MARK: Recording scale
 
 /// What one recording-scale probe measured, in a fresh process so peak memory is its own.
 struct ScaleProbe: Codable, Sendable {

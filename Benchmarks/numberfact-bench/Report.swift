@@ -6,8 +6,6 @@ import Glibc
 struct Plan: Sendable {
   var runs: Int
   var iterations: Int
-  var overheadTasks: Int
-  var sleep: Duration
   var scaleSizes: [Int]
   var presses: Int
   var idle: Duration
@@ -24,12 +22,10 @@ struct Plan: Sendable {
   var storedFacts = 100_000
 
   static let full = Plan(
-    runs: 5, iterations: 10_000, overheadTasks: 100_000, sleep: .seconds(1),
-    scaleSizes: [1_000, 10_000, 100_000], presses: 1_000, idle: .seconds(10), suite: true)
+    runs: 5, iterations: 10_000, scaleSizes: [1_000, 10_000, 100_000], presses: 1_000, idle: .seconds(10), suite: true)
 
   static let quick = Plan(
-    runs: 2, iterations: 200, overheadTasks: 10_000, sleep: .milliseconds(200),
-    scaleSizes: [1_000, 10_000], presses: 50, idle: .seconds(1), suite: false,
+    runs: 2, iterations: 200, scaleSizes: [1_000, 10_000], presses: 50, idle: .seconds(1), suite: false,
     explorationSeeds: 3, clientWait: .seconds(1), ownershipTrips: 2_000, everydayTests: 500,
     storedFacts: 2_000)
 
@@ -59,21 +55,6 @@ struct DeterminismRow: Sendable {
   }
 }
 
-struct Overhead: Sendable {
-  let tasks: Int
-  let raw: [Double]
-  let live: [Double]
-  /// Each run's ratio: both sides of a run share the machine's state.
-  var ratios: Summary { Summary(zip(live, raw).map { $0 / $1 }) }
-}
-
-struct Waiting: Sendable {
-  let sleep: Duration
-  let ours: [Double]
-  let spin: [Double]
-  var ratio: Double { Summary(ours).median / Summary(spin).median }
-}
-
 struct ScaleRow: Sendable {
   let tasks: Int
   let probes: [ScaleProbe]
@@ -100,8 +81,6 @@ struct Report: Sendable {
   let command: String
   var determinism: [DeterminismRow] = []
   var everyday: EverydayFigures?
-  var overhead: Overhead?
-  var waiting: Waiting?
   /// Peak resident bytes of a probe that records nothing: the runtime's share.
   var scaleBaseline: Summary?
   var scale: [ScaleRow] = []
@@ -157,6 +136,19 @@ struct Report: Sendable {
     return problems
   }
 
+  /// Sections 2 and 3 run on package-benchmark now, in the toolkit's benchmark package; their
+  /// headings stay, so the numbers of the sections after them keep meaning what they meant.
+  static let movedSections = [
+    "", "## 2. Provider overhead", "",
+    "Measured by the toolkit's benchmarks on package-benchmark (`Benchmarks/run`), each "
+      + "provider beside `Task { }` in the same run, and checked against stored thresholds "
+      + "in CI: see [benchmarks-toolkit.md](benchmarks-toolkit.md).",
+    "", "## 3. Waiting cost", "",
+    "Measured by the toolkit's benchmarks on package-benchmark (`Benchmarks/run`), "
+      + "`waitForAll()` beside a `Task.yield()` loop in the same run: see "
+      + "[benchmarks-toolkit.md](benchmarks-toolkit.md).",
+  ]
+
   func markdown() -> String {
     var lines: [String] = []
     lines += [
@@ -171,8 +163,7 @@ struct Report: Sendable {
     lines += Self.machine().map { "| \($0.0) | \($0.1) |" }
     lines += determinismSection()
     lines += everydaySection()
-    lines += overheadSection()
-    lines += waitingSection()
+    lines += Self.movedSections
     lines += scaleSection()
     lines += appSection()
     lines += suiteSection()
@@ -256,28 +247,6 @@ struct Report: Sendable {
           + "\((everyday.failures[style] ?? 0).formatted()) |")
     }
     return lines
-  }
-
-  private func overheadSection() -> [String] {
-    guard let overhead else { return [] }
-    let raw = Summary(overhead.raw)
-    let live = Summary(overhead.live)
-    let perTask = { (summary: Summary) in
-      Summary.format(summary.median * 1e6 / Double(overhead.tasks), 2)
-    }
-    return [
-      "", "## 2. Provider overhead", "",
-      "\(overhead.tasks.formatted()) tasks spawned and awaited one after another, from a "
-        + "nonisolated context; the provider is held as `any TaskProvider`, as the feature "
-        + "holds it. Each run alternates blocks of a tenth of the tasks between the two "
-        + "(A B B A …), and the ratio is taken per run.", "",
-      "| Spawn with | Seconds | µs per task |", "|---|---:|---:|",
-      "| `Task { }` | \(raw.formatted(3)) | \(perTask(raw)) |",
-      "| `LiveTaskProvider` | \(live.formatted(3)) | \(perTask(live)) |",
-      "",
-      "Ratio, provider to `Task { }`: **\(overhead.ratios.formatted(3))** (target ≤ 1.05: "
-        + (overhead.ratios.median <= 1.05 ? "met" : "not met") + ").",
-    ]
   }
 
   private func storeSection() -> [String] {
@@ -391,23 +360,6 @@ struct Report: Sendable {
       "",
       "Offline answers inside the back-off: **\(Summary.format(later.median, 3)) ms** "
         + "(target ≤ 50 ms: " + (later.max <= 50 ? "met" : "not met") + ").",
-    ]
-  }
-
-  private func waitingSection() -> [String] {
-    guard let waiting else { return [] }
-    let ours = Summary(waiting.ours)
-    let spin = Summary(waiting.spin)
-    return [
-      "", "## 3. Waiting cost", "",
-      "CPU seconds used by the whole process while one recorded task sleeps for "
-        + "\(waiting.sleep) and the caller waits for it.", "",
-      "| Wait with | CPU seconds |", "|---|---:|",
-      "| `RecordingTaskProvider.waitForAll()` | \(ours.formatted(4)) |",
-      "| `while pendingCount > 0 { await Task.yield() }` | \(spin.formatted(4)) |",
-      "",
-      "Ratio of medians: **\(Summary.format(waiting.ratio * 100, 3)) %** (target < 1 %: "
-        + (waiting.ratio < 0.01 ? "met" : "not met") + ").",
     ]
   }
 
