@@ -13,7 +13,8 @@ import PackageDescription
 
 /// The root package's identity: a package by path is named by its folder, whatever the
 /// clone is called.
-let root = Context.packageDirectory.split(separator: "/").dropLast().last.map(String.init)
+let root =
+  Context.packageDirectory.split(separator: "/").dropLast().last.map(String.init)
   ?? "numberfact"
 
 let package = Package(
@@ -22,7 +23,8 @@ let package = Package(
   dependencies: [
     .package(path: "..", traits: []),
     // Its default traits would also fetch an ARC interposer this machine does not need.
-    .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
+    .package(
+      url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
   ],
   targets: [
     .executableTarget(
