@@ -22,7 +22,8 @@ let package = Package(
   platforms: [.macOS(.v15)],
   dependencies: [
     .package(path: "..", traits: []),
-    // Its default traits would also fetch an ARC interposer this machine does not need.
+    // Its default traits would also fetch an ARC interposer, for retain and release counts,
+    // which these benchmarks do not use.
     .package(
       url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
   ],
