@@ -49,6 +49,12 @@ enum ExhaustiveSearch {
         asleep.append([])
         return taking(followed ?? 0, at: decision)
       }
+      // Nothing asleep and the default taken: nothing to put to sleep either, so the options'
+      // footprints, which most decisions of a schedule never need, are not worked out.
+      if sleep.isEmpty, (followed ?? 0) == 0 {
+        asleep.append([])
+        return taking(0, at: decision)
+      }
       let options = decision.options()
       let sleeping = Set(sleep.map(\.key))
       let here = Set(options.indices.filter { sleeping.contains(options[$0].key) })
