@@ -37,7 +37,11 @@ struct Measure: AsyncParsableCommand {
   @Option(help: "Repetitions of each scenario per run (default 10,000; 200 with --quick).")
   var iterations: Int?
 
-  @Option(help: "Where to write the report (default docs/benchmarks.md; none with --quick).")
+  @Option(
+    help: """
+      Where to write the report (default docs/benchmarks.md; none with --quick or --only, \
+      whose report holds only the sections run).
+      """)
   var output: String?
 
   @Option(help: "Key presses per app run (default 1,000; 50 with --quick).")
@@ -110,7 +114,9 @@ struct Measure: AsyncParsableCommand {
 
     let markdown = report.markdown()
     print(markdown)
-    let destination = output ?? (quick ? nil : "docs/benchmarks.md")
+    // A run of some sections would replace the whole report with those sections alone: it
+    // writes only where it is told to.
+    let destination = output ?? (quick || !only.isEmpty ? nil : "docs/benchmarks.md")
     if let destination {
       try markdown.write(toFile: destination, atomically: true, encoding: .utf8)
       log("wrote \(destination)")
