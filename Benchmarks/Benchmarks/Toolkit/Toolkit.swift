@@ -12,9 +12,11 @@ let sleep = Duration.milliseconds(10)
 // Names have no spaces: the harness writes a threshold file with spaces made underscores
 // but looks it up by the name as it is.
 let benchmarks: @Sendable () -> Void = {
-  // Time on a shared two-core machine varies by a third from run to run, and more while
-  // other work runs beside it, so a time fails the check only once it triples.
-  let timeTolerance = BenchmarkThresholds(relative: [.p90: 200])
+  // Time on a shared two-core machine varies by a third from run to run, and by more than
+  // twice while other work holds both cores, so a time fails the check only once it is five
+  // times the stored figure: a guard against a change of kind (a busy wait, a scan of every
+  // record), which the exact allocation counts complement.
+  let timeTolerance = BenchmarkThresholds(relative: [.p90: 400])
   // Allocations hardly vary: a tenth more fails.
   let countTolerance = BenchmarkThresholds(relative: [.p90: 10])
   // Waiting should cost no CPU at all; the yield loop's baseline costs the whole wait. The
