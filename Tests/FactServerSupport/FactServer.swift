@@ -47,7 +47,10 @@ package final class FactServer: Sendable {
       handler: Handler(announce: announce, respond: respond))
     self.server = server
     running = Task { try await server.run() }
-    try await server.waitUntilListening()
+    // A failure bound, not a wait: under ThreadSanitizer, with the whole suite starting at
+    // once on two cores, the server's task can wait seconds for a thread, past FlyingFox's
+    // default of 5 s.
+    try await server.waitUntilListening(timeout: 120)
     guard case .ip4(_, let port) = await server.listeningAddress else {
       throw CocoaError(.featureUnsupported)
     }
