@@ -198,7 +198,7 @@ package final class NumberFactFeature {
   package func requestRandomFact() -> Task<Void, Never> {
     let numberFact = numberFact
     let kind = kind
-    return startRequest(name: "random \(kind)") { try await numberFact.random(kind, nil) }
+    return startRequest(name: "random \(kind.rawValue)") { try await numberFact.random(kind, nil) }
   }
 
   /// Adds `delta` to ``count`` (PageUp and PageDown move by 100), stopping at `Int.min` and
@@ -247,7 +247,10 @@ package final class NumberFactFeature {
   private func startFactRequest() -> Task<Void, Never> {
     let numberFact = numberFact
     let (number, kind) = (count, kind)
-    return startRequest(name: "fact \(number) \(kind)") { try await numberFact.fact(number, kind) }
+    // The raw value, not the case interpolated: that formats by reflection, on every tap.
+    return startRequest(name: "fact \(number) \(kind.rawValue)") {
+      try await numberFact.fact(number, kind)
+    }
   }
 
   /// Cancels the request in flight, clears the fact and the error, sets ``isLoading`` and
@@ -363,7 +366,7 @@ package final class NumberFactFeature {
   private func remember(_ fact: NumberFact) {
     let shownAt = now()
     let session = FactStore.Session(count: count, kind: kind)
-    write(name: "store \(fact.number) \(fact.kind)") {
+    write(name: "store \(fact.number) \(fact.kind.rawValue)") {
       try await $0.recordShown([fact], shownAt, session)
     }
   }

@@ -114,7 +114,7 @@ package struct FactQuery: Sendable, Hashable, CustomStringConvertible {
   }
 
   /// For example `fact(3, .trivia)`.
-  package var description: String { "fact(\(number), .\(kind))" }
+  package var description: String { "fact(\(number), .\(kind.rawValue))" }
 }
 
 extension ControlledFunction.Call where Input == FactQuery, Output == NumberFact {
