@@ -80,7 +80,6 @@ final class TaskLedger: Sendable {
   }
 
   private let state = Locked(State())
-
   // MARK: Recording
 
   /// Records a spawn and returns its index. `beforeWaking` runs with the index before any
@@ -139,7 +138,15 @@ final class TaskLedger: Sendable {
   // MARK: Reading
 
   var records: [TaskRecord] {
-    state.withLock { state in state.records.indices.map(state.snapshot) }
+    state.withLock { state in
+      // Shares the stored array, copying it only if a pending task was cancelled through its
+      // handle since: invariants read this at every step of every schedule.
+      var records = state.records
+      for (index, handle) in state.handles where handle.isCancelled != records[index].isCancelled {
+        records[index].isCancelled = handle.isCancelled
+      }
+      return records
+    }
   }
 
   var pendingCount: Int { state.withLock { $0.pending.count } }
@@ -160,6 +167,12 @@ final class TaskLedger: Sendable {
   /// handle is known.
   func address(ofTask index: Int) -> UInt? {
     state.withLock { $0.handles[index]?.address }
+  }
+
+  /// Each of these tasks with the address of its handle, once known.
+  func addresses(ofTasks indices: [Int]) -> [(index: Int, address: UInt?)] {
+    guard !indices.isEmpty else { return [] }
+    return state.withLock { state in indices.map { ($0, state.handles[$0]?.address) } }
   }
 
   /// The index of the pending task at this address, if there is one.
