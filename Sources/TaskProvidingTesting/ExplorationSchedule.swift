@@ -36,13 +36,13 @@ enum ExplorationSchedule {
       },
       hasReturned: { outcome.withLock { $0.returned } },
       thrown: { outcome.withLock { $0.thrown } },
-      brokenInvariant: { exploration.invariants.first { !$0.holds() }?.name },
-      brokenFinalCheck: { exploration.finalChecks.first { !$0.holds() }?.name },
+      brokenInvariant: { firstBroken(exploration.invariants) },
+      brokenFinalCheck: { firstBroken(exploration.finalChecks) },
       choices: { choices(provider: provider, scope: scope, exploration: exploration) },
       pendingWork: { provider.pendingRecords.map(\.description) },
       cleanUp: {
         body.withLock { $0?.cancel() }
-        _ = scope.endOpenCalls()
+        scope.endOpenCalls()
         provider.cancelAll()
         exploration.clock.cancelAll()
         provider.releaseAll()
@@ -78,15 +78,14 @@ enum ExplorationSchedule {
             }
           }))
     }
-    let held = provider.heldRecords
-    for record in held {
+    let held = provider.heldTasks
+    for (index, address) in held {
       choices.append(
         ScheduleChoice(
-          kind: .start, key: .held(record.index),
-          label: "start task #\(record.index)\(record.name.map { " '\($0)'" } ?? "") "
-            + "(\(record.location))",
-          wakes: provider.ledger.address(ofTask: record.index),
-          apply: { provider.start(record) }))
+          kind: .start, key: .held(index),
+          label: Self.startLabel(provider.ledger.record(index)),
+          wakes: address,
+          apply: { provider.start(index) }))
     }
     for call in scope.open {
       for completion in call.completions {
@@ -109,6 +108,21 @@ enum ExplorationSchedule {
           apply: { clock.advance(to: wake.deadline) }))
     }
     return choices
+  }
+
+  /// The name of the first of `checks` that does not hold. A loop, not `first(where:)`: its
+  /// closure, formed in main-actor code, would check its isolation at run time on each call,
+  /// and invariants are checked at every step of every schedule.
+  private static func firstBroken(
+    _ checks: [(name: String, holds: @MainActor () -> Bool)]
+  ) -> String? {
+    for check in checks where !check.holds() { return check.name }
+    return nil
+  }
+
+  /// How a schedule's steps name a held task's start.
+  private static func startLabel(_ record: TaskRecord) -> String {
+    "start task #\(record.index)\(record.name.map { " '\($0)'" } ?? "") (\(record.location))"
   }
 
   /// Runs `body` with the exploration's provider and clock as the task's dependencies.

@@ -194,17 +194,19 @@ public final class ManualTaskProvider: TaskRecorder, @unchecked Sendable {
     while held.release() != nil {}
   }
 
-  /// The records of the tasks still held, oldest first.
-  package var heldRecords: [TaskRecord] {
-    held.heldIndices.map(ledger.record)
+  /// The held tasks, oldest first: each one's index and its handle's address, once known. One
+  /// lock each on the gates and the ledger, however many are held, and no records copied:
+  /// an exploration asks at every step.
+  package var heldTasks: [(index: Int, address: UInt?)] {
+    ledger.addresses(ofTasks: held.heldIndices)
   }
 
-  /// Releases the held task `record` describes, whatever its place among the held ones: how
-  /// a driver that chooses the order (an exploration) starts the one it chose.
+  /// Releases the held task with this index, whatever its place among the held ones: how a
+  /// driver that chooses the order (an exploration) starts the one it chose.
   /// - Returns: `false` when that task is not held.
   @discardableResult
-  package func start(_ record: TaskRecord) -> Bool {
-    held.release(choosing: record.index) != nil
+  package func start(_ index: Int) -> Bool {
+    held.release(choosing: index) != nil
   }
 
   /// The record of the task spawned here whose handle has this address, as the runtime

@@ -15,7 +15,15 @@ final class TestScope: Sendable {
   @TaskLocal static var current: TestScope?
 
   let provider: any TaskProvider
-  private let openCalls = Locked<(next: Int, calls: [ObjectIdentifier: OpenCall])>((0, [:]))
+  /// The open calls in the order they were made, each beside its key: an exploration reads
+  /// them at every step, so they are kept in order rather than sorted on each read.
+  private let openCalls = Locked<OpenCalls>(OpenCalls())
+
+  private struct OpenCalls {
+    var next = 0
+    var keys: [ObjectIdentifier] = []
+    var calls: [OpenCall] = []
+  }
 
   /// A controlled call that has not ended, and how to end it.
   struct OpenCall: Sendable {
@@ -62,28 +70,38 @@ final class TestScope: Sendable {
       var call = call
       call.sequence = state.next
       state.next += 1
-      state.calls[key] = call
+      if let position = state.keys.firstIndex(of: key) {
+        state.keys.remove(at: position)
+        state.calls.remove(at: position)
+      }
+      state.keys.append(key)
+      state.calls.append(call)
     }
   }
 
   func closed(_ key: ObjectIdentifier) {
-    _ = openCalls.withLock { $0.calls.removeValue(forKey: key) }
+    openCalls.withLock { state in
+      guard let position = state.keys.firstIndex(of: key) else { return }
+      state.keys.remove(at: position)
+      state.calls.remove(at: position)
+    }
   }
 
   /// The calls still open, in the order they were made.
   var open: [OpenCall] {
-    openCalls.withLock { $0.calls.values.sorted { $0.sequence < $1.sequence } }
+    openCalls.withLock { $0.calls }
   }
 
-  /// Ends every call still open, so the tasks awaiting them can finish; returns what they
-  /// were.
-  func endOpenCalls() -> [String] {
+  /// Ends every call still open, so the tasks awaiting them can finish; returns them, for a
+  /// caller that reports them to describe.
+  @discardableResult
+  func endOpenCalls() -> [OpenCall] {
     let open = openCalls.withLock { state in
-      defer { state.calls = [:] }
-      return Array(state.calls.values)
+      defer { state = OpenCalls(next: state.next) }
+      return state.calls
     }
     for call in open { call.end() }
-    return open.map { $0.describe() }.sorted()
+    return open
   }
 }
 
@@ -108,7 +126,7 @@ enum ProviderScope {
     let scope = TestScope(provider: provider)
     // Isolated like its caller: a nonisolated local function would hop to the pool and back.
     func settle(bodySucceeded: Bool, isolation: isolated (any Actor)? = #isolation) async {
-      let open = scope.endOpenCalls()
+      let open = scope.endOpenCalls().map { $0.describe() }.sorted()
       if bodySucceeded, !open.isEmpty {
         site.report(
           (["The test ended with \(open.count) unanswered controlled calls:"]

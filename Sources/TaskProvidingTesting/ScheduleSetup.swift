@@ -17,8 +17,8 @@ package struct ScheduleSetup {
   /// The name of the first property that must hold at the end and does not, if any.
   package var brokenFinalCheck: @MainActor () -> String?
   /// The scenario's choices open now, in an order that is the same in every run. They are
-  /// offered beside the ready jobs at every step; the runner drops the clock while a job is
-  /// ready.
+  /// offered beside the ready jobs at every step; the clock, if offered, comes last, and the
+  /// runner drops it while a job is ready.
   package var choices: @MainActor () -> [ScheduleChoice]
   /// What the scenario left unfinished, described for a person; empty when nothing is.
   package var pendingWork: @MainActor () -> [String]
