@@ -22,6 +22,17 @@ package enum ExplorationScenario: String, CaseIterable, Sendable {
     .tapTwice, .tapIncrementTap, .tapCancel, .kindWhileLoading,
   ]
 
+  /// Whether the model spawned this task to ask for a fact.
+  private static func isRequest(_ record: TaskRecord) -> Bool {
+    guard let name = record.name else { return false }
+    return name.hasPrefix("fact ") || name.hasPrefix("random ")
+  }
+
+  /// Whether the model spawned this task to ask for a fact, and it has not finished.
+  private static func isPendingRequest(_ record: TaskRecord) -> Bool {
+    isRequest(record) && record.isPending
+  }
+
   /// Sets `exploration` up for `model`, made from the client the scenario gives it.
   @MainActor
   package func build(
@@ -32,7 +43,9 @@ package enum ExplorationScenario: String, CaseIterable, Sendable {
     // and that may fail: the explorer picks answer or failure for each request.
     let facts = ControlledNumberFactClient(
       cancellation: .ignore,
-      answers: { NumberFact(number: $0.number, kind: $0.kind, text: "\($0.number) \($0.kind)") },
+      answers: {
+        NumberFact(number: $0.number, kind: $0.kind, text: "\($0.number) \($0.kind.rawValue)")
+      },
       failures: [NumberFactError.connectionLost])
     // The random number is always 42: the explorer chooses orders, not numbers.
     let client = NumberFactClient(
@@ -71,23 +84,20 @@ package enum ExplorationScenario: String, CaseIterable, Sendable {
       exploration.action("tap get-fact") { tap() }
     }
 
-    /// The request tasks the model spawned, oldest first.
-    func requests() -> [TaskRecord] {
-      provider.records.filter {
-        $0.name?.hasPrefix("fact ") == true || $0.name?.hasPrefix("random ") == true
-      }
-    }
     exploration.invariant("the fact shown is about the current count and kind") {
       model.fact.map { $0.number == model.count && $0.kind == model.kind } ?? true
     }
+    // Checked at every step of every schedule: the records are searched in place, not
+    // filtered into a copy, with static functions rather than closures, which in main-actor
+    // code would check their isolation at run time on every call.
     exploration.invariant("isLoading is true while the latest request is in flight") {
-      guard let latest = requests().last, latest.isPending, !latest.isCancelled else {
-        return true
-      }
+      guard let latest = provider.records.last(where: Self.isRequest), latest.isPending,
+        !latest.isCancelled
+      else { return true }
       return model.isLoading
     }
     exploration.invariant("isLoading is false when no request is in flight") {
-      requests().contains(where: \.isPending) || !model.isLoading
+      provider.records.contains(where: Self.isPendingRequest) || !model.isLoading
     }
     exploration.atEnd("not loading once everything has ended") { !model.isLoading }
   }
