@@ -21,7 +21,8 @@ package struct Explorer {
       makeSetup: makeSetup, outsideWait: outsideWait,
       watchdog: JobWatchdog(
         bound: jobBound ?? FailureBoundScale.scaled(JobWatchdog.bound),
-        scope: "explore(\(strategy))" + (site.map { " at \($0.description)" } ?? "")),
+        scope: { "explore(\(strategy))" + (site.map { " at \($0.description)" } ?? "") },
+        describe: ScheduleRunner.describe),
       strategy: strategy.description, progress: progress)
   }
 

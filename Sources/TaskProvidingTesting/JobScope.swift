@@ -76,10 +76,7 @@ final class JobScope: Sendable {
         queue, sleepIfEmpty: false,
         pick: { jobs, head in
           let index = order.pick(from: jobs, after: head)
-          if let watchdog, index < jobs.count {
-            let job = jobs[index]
-            watchdog.begin { JobWatchdog.describe(job) }
-          }
+          if let watchdog, index < jobs.count { watchdog.begin(jobs[index]) }
           return index
         })
       {

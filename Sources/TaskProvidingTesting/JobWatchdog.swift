@@ -24,26 +24,44 @@ final class JobWatchdog: Sendable {
   static let bound = Duration.seconds(20)
 
   private struct State {
-    /// The job running now: when it began and how to describe it; `nil` between jobs.
-    var running: (began: ContinuousClock.Instant, describe: @Sendable () -> String)?
+    /// The job running now, and the decisions of its schedule before it; `nil` between jobs.
+    var running: (job: ReadyJob, trail: [ScheduleRun.Taken])?
+    /// How many jobs have begun: the poller tells a job that has run for a while from a run
+    /// of short ones by it, so a job's begin reads no clock.
+    var begun: UInt64 = 0
+    /// The job the poller last saw running, by its count, and when it first saw it.
+    var sighting: (job: UInt64, at: ContinuousClock.Instant)?
     var stopped = false
   }
 
   private let state = Locked(State())
   private let bound: Duration
-  /// What the report says of the whole run: "an exploration (…)", "withSerialScheduler at …".
-  private let scope: String
+  /// What the report says of the whole run: "an exploration (…)", "withSerialScheduler at …";
+  /// formatted only for a report.
+  private let scope: @Sendable () -> String
+  /// How the report names a job, given its schedule's decisions before it.
+  private let describe: @Sendable (ReadyJob, [ScheduleRun.Taken]) -> String
 
-  /// A watchdog of the scope `scope` names, until ``stop()``.
-  init(bound: Duration, scope: String) {
+  /// A watchdog of the scope `scope` names, until ``stop()``; `describe` names a stuck job.
+  init(
+    bound: Duration, scope: @escaping @Sendable () -> String,
+    describe: @escaping @Sendable (ReadyJob, [ScheduleRun.Taken]) -> String = { job, _ in
+      JobWatchdog.describe(job)
+    }
+  ) {
     self.bound = bound
     self.scope = scope
+    self.describe = describe
     Self.poller.add(self)
   }
 
-  /// A job begins; `describe` says which, if it never ends.
-  func begin(_ describe: @escaping @Sendable () -> String) {
-    state.withLock { $0.running = (.now, describe) }
+  /// `job` begins, after the decisions `trail` of its schedule. A lock and nothing else: it
+  /// runs for every job.
+  func begin(_ job: ReadyJob, after trail: [ScheduleRun.Taken] = []) {
+    state.withLock { state in
+      state.running = (job, trail)
+      state.begun &+= 1
+    }
   }
 
   /// The job begun last has returned.
@@ -59,17 +77,25 @@ final class JobWatchdog: Sendable {
     if first { Self.poller.remove(self) }
   }
 
-  /// Ends the process if the running job has run past the bound.
+  /// Ends the process if the job running now was running when the poller first saw it at
+  /// least the bound ago: it has run at least that long.
   fileprivate func check(now: ContinuousClock.Instant) {
-    let stuck = state.withLock { state -> (@Sendable () -> String)? in
-      guard let running = state.running, now - running.began >= bound else { return nil }
-      return running.describe
+    let stuck = state.withLock { state -> (job: ReadyJob, trail: [ScheduleRun.Taken])? in
+      guard let running = state.running else {
+        state.sighting = nil
+        return nil
+      }
+      guard let sighting = state.sighting, sighting.job == state.begun else {
+        state.sighting = (state.begun, now)
+        return nil
+      }
+      return now - sighting.at >= bound ? running : nil
     }
     guard let stuck else { return }
     fatalError(
-      "A job of \(scope) did not return within \(FailureBoundScale.describe(bound)): "
-        + stuck() + ". The thread that drives it is stuck in that job, holding the main"
-        + " actor; the test cannot end, so the test run ends here.")
+      "A job of \(scope()) did not return within \(FailureBoundScale.describe(bound)): "
+        + describe(stuck.job, stuck.trail) + ". The thread that drives it is stuck in that"
+        + " job, holding the main actor; the test cannot end, so the test run ends here.")
   }
 
   /// A job, as the report names it: the task it runs with and where that task resumed.

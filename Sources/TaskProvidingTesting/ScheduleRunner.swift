@@ -62,10 +62,10 @@ struct ScheduleRunner {
     scope.adopting { setup.start() }
     var run = steps(in: scope, of: setup, &decider, narrator: narrator)
     // Leave nothing behind: end what is open, let what that releases run; what it does may
-    // open more, so a few rounds.
+    // open more, so a few rounds, until one runs nothing: only a job can open more.
     for _ in 0..<4 {
       scope.adopting { setup.cleanUp() }
-      Self.settle(scope)
+      if Self.settle(scope) == 0 { break }
     }
     if !scope.close() {
       run.failure = ScheduleFailure(kind: .hookReplaced, reason: JobScope.hookReplacedMessage)
@@ -137,13 +137,8 @@ struct ScheduleRunner {
       }
       if pick < runnable.count {
         narrator?.job(runnable[pick], oldest: runnable[0], decided: count > 1)
-        if let watchdog {
-          // The decisions, not their departures: this runs for every job, the report rarely.
-          let (job, decisions) = (runnable[pick], run.decisions)
-          watchdog.begin {
-            Self.describe(job, after: ScheduleRun(decisions: decisions).departures)
-          }
-        }
+        // The decisions, not their departures: this runs for every job, the report rarely.
+        watchdog?.begin(runnable[pick], after: run.decisions)
         scope.run(runnable[pick])
         watchdog?.end()
         narrator?.didRun()
@@ -256,20 +251,20 @@ struct ScheduleRunner {
 
   /// A job that did not return, as the watchdog reports it: the task it runs with where
   /// that task resumed, and the replay string of the schedule up to it.
-  nonisolated private static func describe(
-    _ job: ReadyJob, after departures: [ReplayString.Departure]
-  ) -> String {
+  nonisolated static func describe(_ job: ReadyJob, after trail: [ScheduleRun.Taken]) -> String {
     "\(JobWatchdog.describe(job)), in a schedule that replays as "
-      + "\"\(ReplayString.encode(departures))\" up to it"
+      + "\"\(ReplayString.encode(ScheduleRun(decisions: trail).departures))\" up to it"
   }
 
-  /// Runs the scope's jobs in enqueue order until none is ready.
-  private static func settle(_ scope: JobScope) {
+  /// Runs the scope's jobs in enqueue order until none is ready; returns how many ran.
+  @discardableResult
+  private static func settle(_ scope: JobScope) -> Int {
     var order = JobPicker(.fifo)
     var jobsRun = 0
     _ = scope.drain(
       until: .now, ended: { scope.isIdle }, order: &order, jobsRun: &jobsRun,
       stopAfter: maximumJobs)
+    return jobsRun
   }
 
   /// Why nothing more can come: nothing outside the scope was under way, or what was did

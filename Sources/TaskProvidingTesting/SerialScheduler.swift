@@ -103,7 +103,7 @@ package func runSerially<R: Sendable>(
   // and a second more, the watchdog ends the run and says which job it was.
   let watchdog = JobWatchdog(
     bound: FailureBoundScale.scaled(timeout) + .seconds(1),
-    scope: "withSerialScheduler at \(site.description)")
+    scope: { "withSerialScheduler at \(site.description)" })
   defer { watchdog.stop() }
   if scope.drain(
     until: .now + FailureBoundScale.scaled(timeout), ended: outcome.hasEnded, order: &picker,
