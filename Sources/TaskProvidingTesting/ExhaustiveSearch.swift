@@ -56,8 +56,13 @@ enum ExhaustiveSearch {
         return taking(0, at: decision)
       }
       let options = decision.options()
-      let sleeping = Set(sleep.map(\.key))
-      let here = Set(options.indices.filter { sleeping.contains(options[$0].key) })
+      // A sleep set holds a few options at most: a scan beats hashing them into a set.
+      var here = Set<Int>()
+      if !sleep.isEmpty {
+        for index in options.indices where sleep.contains(where: { $0.key == options[index].key }) {
+          here.insert(index)
+        }
+      }
       asleep.append(here)
       guard let pick = followed ?? options.indices.first(where: { !here.contains($0) }) else {
         isRedundant = true
@@ -71,8 +76,10 @@ enum ExhaustiveSearch {
       }
       guard pick < options.count else { return nil }
       let chosen = options[pick]
-      let done = options[..<pick].indices.filter { !here.contains($0) }.map { options[$0] }
-      sleep = (sleep + done).filter { $0.commutes(with: chosen) }
+      sleep.removeAll { !$0.commutes(with: chosen) }
+      for index in 0..<pick where !here.contains(index) && options[index].commutes(with: chosen) {
+        sleep.append(options[index])
+      }
       return taking(pick, at: decision)
     }
 

@@ -124,8 +124,14 @@ struct ScheduleRunner {
       if count > 1 {
         let decision = Decision(
           kind: runnable.isEmpty ? .choice : .job, index: run.decisions.count, count: count,
-          options: { [runnable] in
-            runnable.map { keys.footprint(of: $0) } + choices.map(\.footprint)
+          options: { [runnable, choices] in
+            // One array, filled in a loop: a closure per element, in main-actor code, would
+            // check its isolation at run time for each.
+            var options: [OptionFootprint] = []
+            options.reserveCapacity(count)
+            for job in runnable { options.append(keys.footprint(of: job)) }
+            for choice in choices { options.append(choice.footprint) }
+            return options
           })
         guard let chosen = decider.decide(decision) else {
           run.failure = Self.replayEnded(at: run.decisions.count)
