@@ -90,12 +90,13 @@ func explorationFigures(seeds: Int) -> ExplorationFigures {
         return (report.schedules, (clock.now - start).seconds)
       }
       // One run to warm up (the first symbol lookups, the first allocations of each size),
-      // then the median of five: the figure is the explorer's steady pace.
+      // then the median of eleven: the figure is the explorer's steady pace, and a run slowed
+      // by the machine (a neighbour on a shared host) moves it little.
       _ = space()
-      let runs = (0..<5).map { _ in space() }
+      let runs = (0..<11).map { _ in space() }
       let seconds = runs.map(\.seconds).sorted()[runs.count / 2]
       let schedules = runs[0].schedules
-      log("7. \(scenario.rawValue): \(schedules) schedules in \(seconds) s (median of 5)")
+      log("7. \(scenario.rawValue): \(schedules) schedules in \(seconds) s (median of 11)")
       spaces.append(SpaceRow(scenario: scenario, schedules: schedules, seconds: seconds))
     }
     var flaws: [FlawRow] = []

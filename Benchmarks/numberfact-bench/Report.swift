@@ -464,7 +464,7 @@ struct Report: Sendable {
         + "answers or failures, and of the scenario's ready jobs wherever more than one is "
         + "ready, with at most one departure from enqueue order while a job is ready (the "
         + "space ExplorationTests asserts).", "",
-      "| Scenario | Distinct schedules | Seconds, all of them (median of 5) | Schedules per second |",
+      "| Scenario | Distinct schedules | Seconds, all of them (median of 11) | Schedules per second |",
       "|---|---:|---:|---:|",
     ]
     for row in exploration.spaces {
