@@ -22,10 +22,12 @@ struct Plan: Sendable {
   var storedFacts = 100_000
 
   static let full = Plan(
-    runs: 5, iterations: 10_000, scaleSizes: [1_000, 10_000, 100_000], presses: 1_000, idle: .seconds(10), suite: true)
+    runs: 5, iterations: 10_000, scaleSizes: [1_000, 10_000, 100_000], presses: 1_000,
+    idle: .seconds(10), suite: true)
 
   static let quick = Plan(
-    runs: 2, iterations: 200, scaleSizes: [1_000, 10_000], presses: 50, idle: .seconds(1), suite: false,
+    runs: 2, iterations: 200, scaleSizes: [1_000, 10_000], presses: 50, idle: .seconds(1),
+    suite: false,
     explorationSeeds: 3, clientWait: .seconds(1), ownershipTrips: 2_000, everydayTests: 500,
     storedFacts: 2_000)
 
