@@ -15,15 +15,9 @@ final class TestScope: Sendable {
   @TaskLocal static var current: TestScope?
 
   let provider: any TaskProvider
-  /// The open calls in the order they were made, each beside its key: an exploration reads
-  /// them at every step, so they are kept in order rather than sorted on each read.
-  private let openCalls = Locked<OpenCalls>(OpenCalls())
-
-  private struct OpenCalls {
-    var next = 0
-    var keys: [ObjectIdentifier] = []
-    var calls: [OpenCall] = []
-  }
+  /// The open calls in the order they were made: an exploration reads them at every step,
+  /// so they are kept in order rather than sorted on each read.
+  private let openCalls = Locked<(next: Int, calls: [OpenCall])>((0, []))
 
   /// A controlled call that has not ended, and how to end it.
   struct OpenCall: Sendable {
@@ -38,6 +32,8 @@ final class TestScope: Sendable {
     var sequence = 0
     /// The task that made the call and waits for it, by its address.
     var caller: UInt?
+    /// The call's identity, set as it opens.
+    var key: ObjectIdentifier?
   }
 
   /// One way to complete an open call, and how a person reads it ("answer lookup #0: 1").
@@ -70,20 +66,15 @@ final class TestScope: Sendable {
       var call = call
       call.sequence = state.next
       state.next += 1
-      if let position = state.keys.firstIndex(of: key) {
-        state.keys.remove(at: position)
-        state.calls.remove(at: position)
-      }
-      state.keys.append(key)
+      call.key = key
+      state.calls.removeAll { $0.key == key }
       state.calls.append(call)
     }
   }
 
   func closed(_ key: ObjectIdentifier) {
     openCalls.withLock { state in
-      guard let position = state.keys.firstIndex(of: key) else { return }
-      state.keys.remove(at: position)
-      state.calls.remove(at: position)
+      state.calls.removeAll { $0.key == key }
     }
   }
 
@@ -97,7 +88,7 @@ final class TestScope: Sendable {
   @discardableResult
   func endOpenCalls() -> [OpenCall] {
     let open = openCalls.withLock { state in
-      defer { state = OpenCalls(next: state.next) }
+      defer { state.calls = [] }
       return state.calls
     }
     for call in open { call.end() }

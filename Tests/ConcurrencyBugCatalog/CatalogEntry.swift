@@ -28,7 +28,7 @@ public struct CatalogEntry: Sendable, CustomStringConvertible {
     .cancelBeforeRegistration, .cancelBeforeStore,
     .waiterDroppedAcrossActors, .exitBeforeWait, .watcherErrorMasksResult,
     .shutdownWaitsOutBackoff,
-    // Code that sleeps with plain `Task.sleep`, on the scope's virtual time.
+    // Code that sleeps as plain code does, on the scope's virtual time.
     .debounceSearchesSupersededText, .retryIgnoresCancellation, .timeoutOverwritesAnswer,
   ]
 

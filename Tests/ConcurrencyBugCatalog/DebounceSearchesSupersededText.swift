@@ -2,7 +2,7 @@
 // cancels the pending search only cuts the wait short, and the search for the text typed
 // over goes out at once. The fix must also look again once the sleep has ended: a keystroke
 // can cancel the search after its wait ended and before it ran (the explorer found that in
-// a first fix that only caught the sleep's error). Written with plain `Task.sleep`, on the
+// a first fix that only caught the sleep's error). Written with a task's plain sleep, on the
 // scope's virtual time.
 
 import TaskProvidingTesting

@@ -1,6 +1,6 @@
 // A retry with exponential back-off that keeps going once cancelled: the back-off sleep is
 // `try?`'d and the loop never checks for cancellation, so a cancelled caller's retries go on
-// hitting the server. Written with plain `Task.sleep`, on the scope's virtual time.
+// hitting the server. Written with a task's plain sleep, on the scope's virtual time.
 
 import LockSupport
 import TaskProviding

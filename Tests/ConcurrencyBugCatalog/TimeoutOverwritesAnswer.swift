@@ -1,7 +1,7 @@
 // A timeout racing its answer, each ending the request without looking at what the other
 // did: an answer that came just before the timeout is overwritten by it, and one that comes
 // just after overwrites the timeout the caller was already told about. Written with plain
-// `Task.sleep`, on the scope's virtual time.
+// task sleeps, on the scope's virtual time.
 
 import TaskProvidingTesting
 

@@ -4,12 +4,12 @@ import TaskProvidingTesting
 import Testing
 
 /// Inside `withSerialScheduler` and `explore`, a sleep of a task the scope owns
-/// (`Task.sleep` in all its forms, a `ContinuousClock` sleep) is a timer of the scope: its
+/// (a task's sleep in all its forms, a `ContinuousClock` sleep) is a timer of the scope: its
 /// time moves to the earliest timer once no job of the scope is ready, so code that sleeps
 /// needs no clock injected, and a test of it waits for nothing.
 @Suite(.exploresInProcess, .timeLimit(.minutes(ThreadSanitizer.minutes(5))))
 struct VirtualTimeTests {
-  /// A 300 ms debounce written with plain `Task.sleep`: typing "s", "sw", "swift" quickly
+  /// A 300 ms debounce written with a task's plain sleep: typing "s", "sw", "swift" quickly
   /// searches once, for "swift", in every order the scheduler may run its jobs, 10,000 times
   /// (a tenth under ThreadSanitizer). Runs go in chunks, each a turn on the main actor, so
   /// the suite's other main-actor tests never wait long.
@@ -112,7 +112,8 @@ struct VirtualTimeTests {
   @Test @MainActor func aSleepOfATaskTheScopeDoesNotOwnKeepsRealTime() throws {
     let woke = LockIsolated(false)
     let foreign = Task.detached {
-      try? await Task.sleep(for: .seconds(3_600))  // not virtual time: cancelled, not waited
+      // failure bound: ends early only if the scope took this task's sleep; cancelled, not waited
+      try? await Task.sleep(for: .seconds(3_600))  // failure bound
       woke.setValue(true)
     }
     let wokeMeanwhile = try withSerialScheduler {
