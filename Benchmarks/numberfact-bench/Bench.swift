@@ -89,6 +89,7 @@ struct Measure: AsyncParsableCommand {
       plan: plan,
       command: "swift run -c \(plan.configuration) numberfact-bench"
         + (command.isEmpty ? "" : " " + command))
+    report.isWhole = only.isEmpty
     log("numberfact-bench: \(plan.runs) runs per figure, \(plan.configuration) build")
 
     let runs = { (section: Section) in only.isEmpty || only.contains(section) }

@@ -124,11 +124,13 @@ enum EverydayStyle: String, CaseIterable, Sendable {
   /// The articles' starting point: spawn, yield once, assert.
   case naive = "naive: spawn, one Task.yield(), assert"
 
-  func run() async throws -> Bool {
+  /// Runs one test of this style on the main actor, where the loop that times it runs too:
+  /// a hop there and back per test would be the harness's cost, not the style's, and would
+  /// add the same two thread switches to every style.
+  @MainActor func run() async throws -> Bool {
     switch self {
     case .recommended: try await Self.recommendedTest()
-    case .serial:
-      try await MainActor.run { try withSerialScheduler { try await Self.recommendedTest() } }
+    case .serial: try withSerialScheduler { try await Self.recommendedTest() }
     case .callerIsolated: try await Self.callerIsolatedTest()
     case .handWritten: await Self.handWrittenTest()
     case .naive: await Self.naiveTest()
@@ -190,8 +192,9 @@ struct EverydayFigures: Sendable {
 }
 
 /// Runs `tests` tests of each style per run, in alternating blocks (A B C C B A …) so drift
-/// in the machine's speed falls on all of them alike.
-func everydayFigures(runs: Int, tests: Int) async throws -> EverydayFigures {
+/// in the machine's speed falls on all of them alike. The loop runs on the main actor, as
+/// each style's test does: an adopter's suite of `@MainActor` tests, one after another.
+@MainActor func everydayFigures(runs: Int, tests: Int) async throws -> EverydayFigures {
   var figures = EverydayFigures(tests: tests)
   let clock = ContinuousClock()
   let blocks = 10
