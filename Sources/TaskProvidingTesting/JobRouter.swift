@@ -67,16 +67,26 @@ final class JobRouter: Sendable {
 
     let state = Locked(State())
     let wake = DispatchSemaphore(value: 0)
+
+    // Guarded by the router's registry lock, as the registry is: whether the queue is open,
+    // and the tasks and actor turns it claimed, to forget them when it closes. Kept on the
+    // queue rather than in tables keyed by queue, which a debug build hashes through generic
+    // code at each scope's open, claim and close.
+    /// Whether the queue is open.
+    @exclusivity(unchecked) nonisolated(unsafe) var isOpen = false
+    /// Addresses of the tasks it claimed.
+    @exclusivity(unchecked) nonisolated(unsafe) var claimedTasks: [UInt] = []
+    /// Addresses of the actors whose turns it claimed.
+    @exclusivity(unchecked) nonisolated(unsafe) var claimedActorTurns: [UInt] = []
   }
 
   /// Whose tasks and actor turns are whose: read for every job in the process while a scope
   /// is open, written when a scope opens, closes or first sees one of its tasks.
   struct Registry {
-    var open: Set<ObjectIdentifier> = []
+    /// How many queues are open (each says so in its `isOpen`).
+    var openCount = 0
     var taskOwners: [UInt: (id: UInt64, queue: Queue)] = [:]
     var actorTurnOwners: [UInt: Queue] = [:]
-    /// What each open queue claimed, to forget it when the queue closes.
-    var claims: [ObjectIdentifier: (tasks: [UInt], actorTurns: [UInt])] = [:]
     var previousGlobal: RuntimeHooks.GlobalHook?
     var previousMain: RuntimeHooks.MainHook?
   }
@@ -92,9 +102,9 @@ final class JobRouter: Sendable {
     _ = RuntimeHooks.realMainExecutor
     _ = DriverContext.enter()
     let first = registry.write { registry -> Bool in
-      let first = registry.open.isEmpty
-      registry.open.insert(ObjectIdentifier(queue))
-      registry.claims[ObjectIdentifier(queue)] = ([], [])
+      let first = registry.openCount == 0
+      registry.openCount += 1
+      queue.isOpen = true
       if first {
         registry.previousGlobal = RuntimeHooks.global?.pointee
         registry.previousMain = RuntimeHooks.mainExecutor?.pointee
@@ -117,18 +127,21 @@ final class JobRouter: Sendable {
   @discardableResult
   func close(_ queue: Queue) -> Bool {
     let hookHeld = RuntimeHooks.global.map { Self.isOurs($0.pointee) } ?? false
-    let id = ObjectIdentifier(queue)
     let (last, previous) = registry.write {
       registry -> (Bool, (RuntimeHooks.GlobalHook?, RuntimeHooks.MainHook?)) in
-      registry.open.remove(id)
-      let claims = registry.claims.removeValue(forKey: id) ?? ([], [])
-      for address in claims.tasks where registry.taskOwners[address]?.queue === queue {
+      if queue.isOpen {
+        queue.isOpen = false
+        registry.openCount -= 1
+      }
+      for address in queue.claimedTasks where registry.taskOwners[address]?.queue === queue {
         registry.taskOwners[address] = nil
       }
-      for address in claims.actorTurns where registry.actorTurnOwners[address] === queue {
+      for address in queue.claimedActorTurns where registry.actorTurnOwners[address] === queue {
         registry.actorTurnOwners[address] = nil
       }
-      return (registry.open.isEmpty, (registry.previousGlobal, registry.previousMain))
+      queue.claimedTasks = []
+      queue.claimedActorTurns = []
+      return (registry.openCount == 0, (registry.previousGlobal, registry.previousMain))
     }
     let (leftovers, timers, now) = queue.state.withLock {
       state -> ([ReadyJob], [ScopeTimer], Duration) in
@@ -180,8 +193,8 @@ final class JobRouter: Sendable {
   /// Runs `body` with every job the calling thread enqueues meanwhile counted as `queue`'s.
   func adopting<R>(_ queue: Queue, _ body: () throws -> R) rethrows -> R {
     let context = DriverContext.current
-    context?.adopting.append(queue)
-    defer { context?.adopting.removeLast() }
+    context?.beginAdopting(queue)
+    defer { context?.endAdopting() }
     return try body()
   }
 
@@ -205,26 +218,38 @@ final class JobRouter: Sendable {
     let address = unsafeBitCast(job, to: UInt.self)
     let pointer = UnsafeRawPointer(bitPattern: address)!
     let identity = RuntimeHooks.taskIdentity(pointer)
-    let current = RuntimeHooks.currentTask().flatMap(RuntimeHooks.taskIdentity)
+    // Plain `if let`s here and below, not `flatMap`, `map`, `??` or a comparison with `nil`:
+    // those are generic, and a debug build looks up their type metadata on each call, for
+    // every job of every scope.
+    var current: TaskIdentity?
+    if let task = RuntimeHooks.currentTask() { current = RuntimeHooks.taskIdentity(task) }
     // An actor's turn is known by its actor, whose address stays put while its jobs wait.
-    let actor = identity == nil ? RuntimeHooks.actor(ofTurn: pointer) : nil
+    var actor: UInt?
+    if case .none = identity { actor = RuntimeHooks.actor(ofTurn: pointer) }
     // Who owns it, and whether the registry must learn that this task or actor turn is its.
     let found = registry.read { registry -> (queue: Queue, claim: Bool)? in
-      guard !registry.open.isEmpty else { return nil }
+      guard registry.openCount > 0 else { return nil }
       if let identity, let known = registry.taskOwners[address], known.id == identity.id {
         return (known.queue, false)
       }
       var owner = DriverContext.current?.owner
-      if owner == nil, let current, let known = registry.taskOwners[current.address],
+      if case .none = owner, let current, let known = registry.taskOwners[current.address],
         known.id == current.id
       {
         owner = known.queue
       }
-      if owner == nil, let actor, current == nil {
+      if case .none = owner, let actor, case .none = current {
         owner = registry.actorTurnOwners[actor]
       }
-      guard let owner, registry.open.contains(ObjectIdentifier(owner)) else { return nil }
-      let known = actor.map { registry.actorTurnOwners[$0] === owner } ?? (identity == nil)
+      guard let owner, owner.isOpen else { return nil }
+      let known: Bool
+      if let actor {
+        known = registry.actorTurnOwners[actor] === owner
+      } else if case .none = identity {
+        known = true
+      } else {
+        known = false
+      }
       return (owner, !known)
     }
     guard let (queue, claim) = found else { return .foreign }
@@ -257,16 +282,19 @@ final class JobRouter: Sendable {
   private func claim(
     _ address: UInt, identity: TaskIdentity?, actor: UInt?, for queue: Queue
   ) {
-    let id = ObjectIdentifier(queue)
     registry.write { registry in
-      guard registry.open.contains(id) else { return }
-      if let identity, registry.taskOwners[address]?.id != identity.id {
-        registry.taskOwners[address] = (identity.id, queue)
-        registry.claims[id]?.tasks.append(address)
+      guard queue.isOpen else { return }
+      if let identity {
+        var isNew = true
+        if let known = registry.taskOwners[address], known.id == identity.id { isNew = false }
+        if isNew {
+          registry.taskOwners[address] = (identity.id, queue)
+          queue.claimedTasks.append(address)
+        }
       }
       if let actor, registry.actorTurnOwners[actor] !== queue {
         registry.actorTurnOwners[actor] = queue
-        registry.claims[id]?.actorTurns.append(actor)
+        queue.claimedActorTurns.append(actor)
       }
     }
   }
@@ -303,12 +331,11 @@ final class JobRouter: Sendable {
   /// one that owns the task running here.
   private func owningQueue() -> Queue? {
     if let owner = DriverContext.current?.owner { return owner }
-    guard let current = RuntimeHooks.currentTask().flatMap(RuntimeHooks.taskIdentity) else {
-      return nil
-    }
+    guard let task = RuntimeHooks.currentTask(), let current = RuntimeHooks.taskIdentity(task)
+    else { return nil }
     return registry.read { registry in
       guard let known = registry.taskOwners[current.address], known.id == current.id,
-        registry.open.contains(ObjectIdentifier(known.queue))
+        known.queue.isOpen
       else { return nil }
       return known.queue
     }
@@ -403,8 +430,8 @@ final class JobRouter: Sendable {
     }
     guard let taken else { return false }
     let context = DriverContext.current
-    context?.running.append((queue, taken.lane))
-    defer { context?.running.removeLast() }
+    context?.beginJob(of: queue, lane: taken.lane)
+    defer { context?.endJob() }
     Self.run(taken)
     return true
   }
