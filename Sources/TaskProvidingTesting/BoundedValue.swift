@@ -62,11 +62,12 @@ private func boundedResult<Success: Sendable, Failure: Error>(
   of task: Task<Success, Failure>, timeout: Duration, at location: TaskSourceLocation,
   isolation: isolated (any Actor)? = #isolation
 ) async throws -> Result<Success, Failure> {
-  let ended = Waiter<Result<Success, Failure>>()
+  let ended = Waiter()
   Task<Void, Never>.detached { ended.resume(.value(await task.result)) }
   switch await ended.wait(timeout: timeout) {
   case .value(let result):
-    return result
+    // Only the watcher above resumes this waiter with a value, and always with this type.
+    return result as! Result<Success, Failure>
   case .cancelled:
     throw CancellationError()
   case .timedOut:

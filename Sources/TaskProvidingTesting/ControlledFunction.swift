@@ -37,7 +37,7 @@ public final class ControlledFunction<Input: Sendable, Output: Sendable>: Sendab
 
   private enum Taken {
     case call(Call)
-    case waiter(Waiter<Call>)
+    case waiter(Waiter)
   }
 
   private struct State {
@@ -46,7 +46,7 @@ public final class ControlledFunction<Input: Sendable, Output: Sendable>: Sendab
     var undelivered: [Call] = []
     var undeliveredHead = 0
     /// Tests waiting for a call, oldest first.
-    var waiters: [Waiter<Call>] = []
+    var waiters: [Waiter] = []
 
     mutating func takeUndelivered() -> Call? {
       guard undeliveredHead < undelivered.count else { return nil }
@@ -157,17 +157,18 @@ public final class ControlledFunction<Input: Sendable, Output: Sendable>: Sendab
   ) async throws -> Call {
     let taken = state.withLock { state -> Taken in
       if let call = state.takeUndelivered() { return .call(call) }
-      let waiter = Waiter<Call>()
+      let waiter = Waiter()
       state.waiters.append(waiter)
       return .waiter(waiter)
     }
-    let waiter: Waiter<Call>
+    let waiter: Waiter
     switch taken {
     case .call(let call): return call
     case .waiter(let registered): waiter = registered
     }
     let outcome = await waiter.wait(timeout: timeout)
-    if case .value(let call) = outcome { return call }
+    // Only `deliver` resumes these waiters with a value, and always with a call.
+    if case .value(let call) = outcome { return call as! Call }
     state.withLock { $0.waiters.removeAll { $0 === waiter } }
     try Task.checkCancellation()
     throw NoCallError(
@@ -198,7 +199,7 @@ public final class ControlledFunction<Input: Sendable, Output: Sendable>: Sendab
   /// Hands `call` to the oldest waiter still waiting, or keeps it for the next one.
   private func deliver(_ call: Call) {
     while true {
-      let waiter = state.withLock { state -> Waiter<Call>? in
+      let waiter = state.withLock { state -> Waiter? in
         guard !state.waiters.isEmpty else {
           state.undelivered.append(call)
           return nil

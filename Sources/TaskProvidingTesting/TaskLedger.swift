@@ -16,51 +16,146 @@ extension Task: CancellableTask {
 
 /// The bookkeeping both testing providers share: records, pending tasks and their waiters.
 ///
-/// Every operation is O(1) in the number of finished tasks (the pending set and the waiter
-/// lists hold only what is still open), so a long test does not slow later waits down.
+/// Every operation is O(1) in the number of finished tasks (the pending list and the waiter
+/// list hold only what is still open), so a long test does not slow later waits down.
+///
+/// Per-task state lives in arrays indexed by the task's index, and the pending tasks form a
+/// list through them, rather than in sets and dictionaries keyed by index: every test spawns
+/// through here, in the debug build tests run in, where each hashed insert or removal ran
+/// through the standard library's generic code and looked up type metadata at run time.
 final class TaskLedger: Sendable {
+  /// What the ledger knows of one task beyond its record.
+  private struct Entry {
+    /// The handle of an unfinished task, once known; released as it finishes.
+    var handle: (any CancellableTask)?
+    /// A cancellation asked for before the handle was known.
+    var cancelRequested = false
+    /// Named by a failure already (a thrown wait error or a reported issue), so a scope's
+    /// leak check does not repeat it.
+    var reported = false
+    /// The pending tasks before and after this one, while it is pending; -1 for none.
+    var previousPending = -1
+    var nextPending = -1
+  }
+
   private struct State {
     var records: [TaskRecord] = []
-    /// Handles of unfinished tasks only; released as each finishes.
-    var handles: [Int: any CancellableTask] = [:]
-    var pending: Set<Int> = []
+    /// One per record, by index.
+    var entries: [Entry] = []
+    var pendingCount = 0
     /// Pending tasks that are not held: scheduled or running.
-    var running: Set<Int> = []
-    var cancelRequested: Set<Int> = []
+    var runningCount = 0
+    /// Running tasks no failure has named yet: what `.settled` waits to be none.
+    var runningUnreported = 0
+    /// The first and last pending task, in index order; -1 when none is pending.
+    var firstPending = -1
+    var lastPending = -1
     var nextWaiter = 0
     /// Only waiters still waiting; usually one, so scanning them on each finish is cheap.
-    var waiters: [Int: (Condition, Waiter<Void>)] = [:]
-    /// Tasks a failed wait has already reported, so a scope's leak check does not repeat them.
-    var reported: Set<Int> = []
+    var waiters: [(id: Int, condition: Condition, waiter: Waiter)] = []
     /// Each task's index by its address while it is pending, to name a job by its task.
     var addresses: [UInt: Int] = [:]
+
+    /// The pending tasks' indices, in index order.
+    var pendingIndices: [Int] {
+      var indices: [Int] = []
+      var index = firstPending
+      while index >= 0 {
+        indices.append(index)
+        index = entries[index].nextPending
+      }
+      return indices
+    }
 
     /// A record with the live cancellation state of a pending task.
     func snapshot(_ index: Int) -> TaskRecord {
       var record = records[index]
-      if let handle = handles[index] { record.isCancelled = handle.isCancelled }
+      if let handle = entries[index].handle { record.isCancelled = handle.isCancelled }
       return record
     }
 
     func holds(_ condition: Condition) -> Bool {
       switch condition {
-      case .idle: pending.isEmpty
-      case .noneRunning: running.isEmpty
-      case .finished(let index): !pending.contains(index)
-      case .held(let count): pending.count - running.count >= count
-      case .settled: running.isSubset(of: reported)
+      case .idle: pendingCount == 0
+      case .noneRunning: runningCount == 0
+      case .finished(let index): records[index].status == .finished
+      case .held(let count): pendingCount - runningCount >= count
+      case .settled: runningUnreported == 0
       }
     }
 
+    /// Adds a task, held or running, at the end of the pending list.
+    mutating func add(_ record: TaskRecord) {
+      let index = records.count
+      records.append(record)
+      var entry = Entry()
+      entry.previousPending = lastPending
+      entries.append(entry)
+      if lastPending >= 0 { entries[lastPending].nextPending = index } else { firstPending = index }
+      lastPending = index
+      pendingCount += 1
+      if record.status == .running {
+        runningCount += 1
+        runningUnreported += 1
+      }
+    }
+
+    mutating func markRunning(_ index: Int) {
+      guard records[index].status == .held else { return }
+      records[index].status = .running
+      runningCount += 1
+      if !entries[index].reported { runningUnreported += 1 }
+    }
+
+    /// Marks a pending task finished and takes it off the pending list.
+    mutating func finish(_ index: Int, cancelled: Bool) {
+      let wasRunning = records[index].status == .running
+      guard records[index].status != .finished else { return }
+      records[index].status = .finished
+      records[index].isCancelled = cancelled
+      pendingCount -= 1
+      if wasRunning {
+        runningCount -= 1
+        if !entries[index].reported { runningUnreported -= 1 }
+      }
+      let (previous, next) = (entries[index].previousPending, entries[index].nextPending)
+      if previous >= 0 { entries[previous].nextPending = next } else { firstPending = next }
+      if next >= 0 { entries[next].previousPending = previous } else { lastPending = previous }
+      if let handle = entries[index].handle { addresses[handle.address] = nil }
+      entries[index] = Entry()
+    }
+
+    mutating func markReported(_ index: Int) {
+      guard !entries[index].reported else { return }
+      entries[index].reported = true
+      if records[index].status == .running { runningUnreported -= 1 }
+    }
+
     /// Removes and returns the waiters whose condition now holds.
-    mutating func takeReadyWaiters() -> [Waiter<Void>] {
+    mutating func takeReadyWaiters() -> [Waiter] {
       guard !waiters.isEmpty else { return [] }
-      var ready: [Waiter<Void>] = []
-      for (id, (condition, waiter)) in waiters where holds(condition) {
-        waiters[id] = nil
-        ready.append(waiter)
+      var ready: [Waiter] = []
+      var position = 0
+      while position < waiters.count {
+        if holds(waiters[position].condition) {
+          ready.append(waiters[position].waiter)
+          waiters.remove(at: position)
+        } else {
+          position += 1
+        }
       }
       return ready
+    }
+
+    mutating func removeWaiter(_ id: Int) {
+      var position = 0
+      while position < waiters.count {
+        if waiters[position].id == id {
+          waiters.remove(at: position)
+          return
+        }
+        position += 1
+      }
     }
   }
 
@@ -90,12 +185,10 @@ final class TaskLedger: Sendable {
   ) -> Int {
     let (index, ready) = state.withLock { state in
       let index = state.records.count
-      state.records.append(
+      state.add(
         TaskRecord(
           index: index, kind: spawn.kind, name: spawn.name, priority: spawn.priority,
           location: spawn.location, status: held ? .held : .running, isCancelled: false))
-      state.pending.insert(index)
-      if !held { state.running.insert(index) }
       return (index, held ? state.takeReadyWaiters() : [])
     }
     beforeWaking(index)
@@ -106,30 +199,23 @@ final class TaskLedger: Sendable {
   /// Stores the handle of a task that may already have finished on another thread.
   func attach(_ handle: some CancellableTask, to index: Int) {
     let cancelNow = state.withLock { state -> Bool in
-      guard state.pending.contains(index) else { return false }
-      state.handles[index] = handle
+      guard state.records[index].status != .finished else { return false }
+      state.entries[index].handle = handle
       state.addresses[handle.address] = index
-      return state.cancelRequested.remove(index) != nil
+      guard state.entries[index].cancelRequested else { return false }
+      state.entries[index].cancelRequested = false
+      return true
     }
     if cancelNow { handle.cancel() }
   }
 
   func markRunning(_ index: Int) {
-    state.withLock { state in
-      state.records[index].status = .running
-      state.running.insert(index)
-    }
+    state.withLock { $0.markRunning(index) }
   }
 
   func finish(_ index: Int, cancelled: Bool) {
-    let ready = state.withLock { state -> [Waiter<Void>] in
-      state.records[index].status = .finished
-      state.records[index].isCancelled = cancelled
-      state.pending.remove(index)
-      state.running.remove(index)
-      if let handle = state.handles[index] { state.addresses[handle.address] = nil }
-      state.handles[index] = nil
-      state.cancelRequested.remove(index)
+    let ready = state.withLock { state -> [Waiter] in
+      state.finish(index, cancelled: cancelled)
       return state.takeReadyWaiters()
     }
     for waiter in ready { waiter.resume(.value(())) }
@@ -142,21 +228,29 @@ final class TaskLedger: Sendable {
       // Shares the stored array, copying it only if a pending task was cancelled through its
       // handle since: invariants read this at every step of every schedule.
       var records = state.records
-      for (index, handle) in state.handles where handle.isCancelled != records[index].isCancelled {
-        records[index].isCancelled = handle.isCancelled
+      var index = state.firstPending
+      while index >= 0 {
+        if let handle = state.entries[index].handle,
+          handle.isCancelled != records[index].isCancelled
+        {
+          records[index].isCancelled = handle.isCancelled
+        }
+        index = state.entries[index].nextPending
       }
       return records
     }
   }
 
-  var pendingCount: Int { state.withLock { $0.pending.count } }
+  var pendingCount: Int { state.withLock { $0.pendingCount } }
 
   var pendingRecords: [TaskRecord] {
-    state.withLock { state in state.pending.sorted().map(state.snapshot) }
+    state.withLock { state in state.pendingIndices.map(state.snapshot) }
   }
 
   var runningRecords: [TaskRecord] {
-    state.withLock { state in state.running.sorted().map(state.snapshot) }
+    state.withLock { state in
+      state.pendingIndices.filter { state.records[$0].status == .running }.map(state.snapshot)
+    }
   }
 
   func record(_ index: Int) -> TaskRecord {
@@ -166,13 +260,13 @@ final class TaskLedger: Sendable {
   /// The address of the pending task with this index, as the runtime knows it, once its
   /// handle is known.
   func address(ofTask index: Int) -> UInt? {
-    state.withLock { $0.handles[index]?.address }
+    state.withLock { $0.entries[index].handle?.address }
   }
 
   /// Each of these tasks with the address of its handle, once known.
   func addresses(ofTasks indices: [Int]) -> [(index: Int, address: UInt?)] {
     guard !indices.isEmpty else { return [] }
-    return state.withLock { state in indices.map { ($0, state.handles[$0]?.address) } }
+    return state.withLock { state in indices.map { ($0, state.entries[$0].handle?.address) } }
   }
 
   /// The index of the pending task at this address, if there is one.
@@ -185,9 +279,9 @@ final class TaskLedger: Sendable {
   func cancel(_ indices: some Sequence<Int>) {
     let handles = state.withLock { state in
       indices.compactMap { index -> (any CancellableTask)? in
-        guard state.pending.contains(index) else { return nil }
-        guard let handle = state.handles[index] else {
-          state.cancelRequested.insert(index)
+        guard state.records[index].status != .finished else { return nil }
+        guard let handle = state.entries[index].handle else {
+          state.entries[index].cancelRequested = true
           return nil
         }
         return handle
@@ -197,14 +291,14 @@ final class TaskLedger: Sendable {
   }
 
   func cancelAll() {
-    cancel(state.withLock { Array($0.pending) })
+    cancel(state.withLock { $0.pendingIndices })
   }
 
   /// Marks these tasks as named by a failure (a thrown wait error or a reported issue), so
   /// a scope's leak check neither waits for them nor names them again.
   func markReported(_ records: [TaskRecord]) {
     state.withLock { state in
-      for record in records { state.reported.insert(record.index) }
+      for record in records { state.markReported(record.index) }
     }
   }
 
@@ -213,15 +307,16 @@ final class TaskLedger: Sendable {
   /// has finished, which is how a passing test ends.
   func takeLeaks() -> [TaskRecord] {
     let (leaks, handles) = state.withLock { state -> ([TaskRecord], [any CancellableTask]) in
-      guard !state.pending.isEmpty else { return ([], []) }
-      let leaks = state.pending.subtracting(state.reported).sorted().map(state.snapshot)
-      state.reported.formUnion(state.pending)
+      guard state.pendingCount > 0 else { return ([], []) }
+      let pending = state.pendingIndices
+      let leaks = pending.filter { !state.entries[$0].reported }.map(state.snapshot)
       var handles: [any CancellableTask] = []
-      for index in state.pending {
-        if let handle = state.handles[index] {
+      for index in pending {
+        state.markReported(index)
+        if let handle = state.entries[index].handle {
           handles.append(handle)
         } else {
-          state.cancelRequested.insert(index)
+          state.entries[index].cancelRequested = true
         }
       }
       return (leaks, handles)
@@ -233,7 +328,7 @@ final class TaskLedger: Sendable {
   /// The index of the pending task whose handle is `task`, if it is pending here.
   func pendingIndex<Handle: CancellableTask & Equatable>(of task: Handle) -> Int? {
     state.withLock { state in
-      state.handles.first { ($0.value as? Handle) == task }?.key
+      state.pendingIndices.first { (state.entries[$0].handle as? Handle) == task }
     }
   }
 
@@ -247,17 +342,17 @@ final class TaskLedger: Sendable {
   func wait(
     for condition: Condition, timeout: Duration, isolation: isolated (any Actor)? = #isolation
   ) async -> Bool {
-    let registered = state.withLock { state -> (Int, Waiter<Void>)? in
+    let registered = state.withLock { state -> (Int, Waiter)? in
       guard !state.holds(condition) else { return nil }
       state.nextWaiter += 1
-      let waiter = Waiter<Void>()
-      state.waiters[state.nextWaiter] = (condition, waiter)
+      let waiter = Waiter()
+      state.waiters.append((state.nextWaiter, condition, waiter))
       return (state.nextWaiter, waiter)
     }
     guard let (id, waiter) = registered else { return true }
     if case .value = await waiter.wait(timeout: timeout) { return true }
     return state.withLock { state in
-      state.waiters[id] = nil
+      state.removeWaiter(id)
       return state.holds(condition)
     }
   }

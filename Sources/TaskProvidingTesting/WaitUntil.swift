@@ -40,7 +40,7 @@ public func waitUntil<Model: AnyObject & Observable>(
   let clock = ContinuousClock()
   let deadline = clock.now.advanced(by: timeout)
   while true {
-    let changed = Waiter<Void>()
+    let changed = Waiter()
     // `onChange` fires once, in the write's `willSet`; resuming the waiter schedules this
     // task on the caller's actor, so it re-checks after the write has finished.
     let holds = withObservationTracking {

@@ -3,9 +3,9 @@ import LockSupport
 import TaskProviding
 
 /// How a bounded wait ended.
-enum WaitOutcome<Value: Sendable>: Sendable {
-  /// What the waiter waited for arrived.
-  case value(Value)
+enum WaitOutcome: Sendable {
+  /// What the waiter waited for arrived, with what it brought (`()` when nothing).
+  case value(any Sendable)
   /// The failure bound passed first.
   case timedOut
   /// The waiting task was cancelled first.
@@ -18,10 +18,15 @@ enum WaitOutcome<Value: Sendable>: Sendable {
 /// Producers call ``resume(_:)`` and learn from its result whether they ended the wait; a
 /// `false` means the waiter had already given up, so the producer keeps what it offered
 /// (a call, for example) for the next waiter instead of losing it.
-final class Waiter<Value: Sendable>: Sendable {
+///
+/// Not generic, and what a wait brings is `any Sendable`: every test waits through one of
+/// these, in the debug build tests run in, where each use of a generic type's state, its
+/// continuation and its outcome looked up their type metadata at run time. The one waiter
+/// that hands a value through casts it back.
+final class Waiter: Sendable {
   private struct State {
-    var continuation: CheckedContinuation<WaitOutcome<Value>, Never>?
-    var outcome: WaitOutcome<Value>?
+    var continuation: CheckedContinuation<WaitOutcome, Never>?
+    var outcome: WaitOutcome?
   }
 
   private let state = Locked(State())
@@ -29,16 +34,21 @@ final class Waiter<Value: Sendable>: Sendable {
   /// Ends the wait with `outcome`, unless it has ended already.
   /// - Returns: Whether this call ended it.
   @discardableResult
-  func resume(_ outcome: WaitOutcome<Value>) -> Bool {
-    let continuation = state.withLock { state -> CheckedContinuation<WaitOutcome<Value>, Never>?? in
-      guard state.outcome == nil else { return .none }
-      state.outcome = outcome
-      defer { state.continuation = nil }
-      return .some(state.continuation)
+  func resume(_ outcome: WaitOutcome) -> Bool {
+    // No closure returning a double optional: comparing or wrapping optionals is generic,
+    // which a debug build pays for on each call.
+    var ended = false
+    var continuation: CheckedContinuation<WaitOutcome, Never>?
+    state.withLock { state in
+      if case .none = state.outcome {
+        state.outcome = outcome
+        continuation = state.continuation
+        state.continuation = nil
+        ended = true
+      }
     }
-    guard let continuation else { return false }
-    continuation?.resume(returning: outcome)
-    return true
+    if let continuation { continuation.resume(returning: outcome) }
+    return ended
   }
 
   /// Suspends the caller until the wait ends, on the caller's own isolation, so a waiter
@@ -49,7 +59,7 @@ final class Waiter<Value: Sendable>: Sendable {
   ///   - isolation: The caller's isolation, kept across the suspension.
   func wait(
     timeout: Duration, isolation: isolated (any Actor)? = #isolation
-  ) async -> WaitOutcome<Value> {
+  ) async -> WaitOutcome {
     let deadline = Deadlines.shared.schedule(after: timeout) { [self] in
       resume(.timedOut)
     }
@@ -57,11 +67,14 @@ final class Waiter<Value: Sendable>: Sendable {
     return await withTaskCancellationHandler(
       operation: {
         await withCheckedContinuation(isolation: isolation) {
-          (continuation: CheckedContinuation<WaitOutcome<Value>, Never>) in
-          let ended = state.withLock { state -> WaitOutcome<Value>? in
-            if let outcome = state.outcome { return outcome }
-            state.continuation = continuation
-            return nil
+          (continuation: CheckedContinuation<WaitOutcome, Never>) in
+          var ended: WaitOutcome?
+          state.withLock { state in
+            if let outcome = state.outcome {
+              ended = outcome
+            } else {
+              state.continuation = continuation
+            }
           }
           if let ended { continuation.resume(returning: ended) }
         }
@@ -76,25 +89,33 @@ final class Waiter<Value: Sendable>: Sendable {
 /// A wait registers its deadline here instead of starting a timer task of its own: a
 /// registration is a lock and a heap insertion, and the single dispatch timer is re-armed
 /// only when a new deadline is earlier than the one it is armed for. A wait that succeeds
-/// (the usual case) removes its entry; the timer never fires for it.
+/// (the usual case) drops its entry's action; the timer never fires for it.
 final class Deadlines: Sendable {
   /// The process's timer.
   static let shared = Deadlines()
 
-  /// A registration, to cancel it.
-  struct Token: Sendable {
-    fileprivate let id: UInt64
+  /// One registration: when, and its action until it runs or is cancelled. A class, so a
+  /// cancellation reaches it directly rather than through a table keyed by id, which a debug
+  /// build hashes through the standard library's generic code on every wait.
+  fileprivate final class Entry: @unchecked Sendable {
+    // Read and written only under the owning `Deadlines`' lock.
+    let deadline: UInt64
+    @exclusivity(unchecked) var action: (@Sendable () -> Void)?
+
+    init(deadline: UInt64, action: @escaping @Sendable () -> Void) {
+      self.deadline = deadline
+      self.action = action
+    }
   }
 
-  private struct Entry {
-    let deadline: UInt64
-    let id: UInt64
+  /// A registration, to cancel it.
+  struct Token: Sendable {
+    fileprivate let entry: Entry
   }
 
   private struct State {
-    var nextID: UInt64 = 0
-    /// Live registrations only.
-    var actions: [UInt64: @Sendable () -> Void] = [:]
+    /// How many entries still have their action.
+    var live = 0
     /// A min-heap on `deadline`; entries whose action is gone are dropped when they surface.
     var heap: [Entry] = []
     /// The deadline the timer is armed for, if any.
@@ -135,16 +156,16 @@ final class Deadlines: Sendable {
 
     /// Drops cancelled entries from the top, so `heap.first` is the earliest live deadline.
     mutating func dropCancelledTop() {
-      while let top = heap.first, actions[top.id] == nil { _ = popMin() }
+      while !heap.isEmpty, heap[0].action == nil { _ = popMin() }
     }
 
     /// Rebuilds the heap from live entries when cancelled ones dominate it, so a long run of
     /// successful waits does not grow it.
     mutating func compactIfNeeded() {
-      guard heap.count > 64, heap.count > 4 * actions.count else { return }
-      let live = heap.filter { actions[$0.id] != nil }
+      guard heap.count > 64, heap.count > 4 * live else { return }
+      let entries = heap
       heap = []
-      for entry in live { push(entry) }
+      for entry in entries where entry.action != nil { push(entry) }
     }
   }
 
@@ -162,26 +183,31 @@ final class Deadlines: Sendable {
 
   /// Runs `action` once, on the timer's queue, after `duration`, unless cancelled first.
   func schedule(after duration: Duration, _ action: @escaping @Sendable () -> Void) -> Token {
-    let deadline = Self.deadline(after: duration)
+    let entry = Entry(deadline: Self.deadline(after: duration), action: action)
     // Re-arming happens under the lock, so it cannot interleave with `fire`'s re-arming and
     // leave the timer set for a later deadline than the earliest.
-    return state.withLock { state in
-      state.nextID &+= 1
-      let id = state.nextID
-      state.actions[id] = action
+    state.withLock { state in
+      state.live += 1
       state.compactIfNeeded()
-      state.push(Entry(deadline: deadline, id: id))
-      if state.armed.map({ deadline < $0 }) ?? true {
-        state.armed = deadline
-        timer.schedule(deadline: DispatchTime(uptimeNanoseconds: deadline))
+      state.push(entry)
+      var earlier = true
+      if let armed = state.armed, armed <= entry.deadline { earlier = false }
+      if earlier {
+        state.armed = entry.deadline
+        timer.schedule(deadline: DispatchTime(uptimeNanoseconds: entry.deadline))
       }
-      return Token(id: id)
     }
+    return Token(entry: entry)
   }
 
   /// Forgets a registration; its action will not run.
   func cancel(_ token: Token) {
-    state.withLock { _ = $0.actions.removeValue(forKey: token.id) }
+    state.withLock { state in
+      // A pattern, not `!= nil`: comparing an optional is a generic call in a debug build.
+      guard case .some = token.entry.action else { return }
+      token.entry.action = nil
+      state.live -= 1
+    }
   }
 
   private func fire() {
@@ -189,12 +215,16 @@ final class Deadlines: Sendable {
     let due = state.withLock { state -> [@Sendable () -> Void] in
       var due: [@Sendable () -> Void] = []
       state.dropCancelledTop()
-      while let top = state.heap.first, top.deadline <= now {
-        _ = state.popMin()
-        if let action = state.actions.removeValue(forKey: top.id) { due.append(action) }
+      while !state.heap.isEmpty, state.heap[0].deadline <= now {
+        let entry = state.popMin()
+        if let action = entry.action {
+          due.append(action)
+          entry.action = nil
+          state.live -= 1
+        }
         state.dropCancelledTop()
       }
-      state.armed = state.heap.first?.deadline
+      state.armed = state.heap.isEmpty ? nil : state.heap[0].deadline
       timer.schedule(
         deadline: state.armed.map { DispatchTime(uptimeNanoseconds: $0) } ?? .distantFuture)
       return due
