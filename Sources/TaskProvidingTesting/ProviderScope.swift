@@ -67,14 +67,26 @@ final class TestScope: Sendable {
       call.sequence = state.next
       state.next += 1
       call.key = key
-      state.calls.removeAll { $0.key == key }
+      Self.remove(key, from: &state.calls)
       state.calls.append(call)
     }
   }
 
   func closed(_ key: ObjectIdentifier) {
-    openCalls.withLock { state in
-      state.calls.removeAll { $0.key == key }
+    openCalls.withLock { state in Self.remove(key, from: &state.calls) }
+  }
+
+  /// Removes the call with this key, if open. A loop rather than `removeAll(where:)` with a
+  /// comparison of optionals: every controlled call opens and closes here, in the debug build
+  /// tests run in, where those generic calls looked up type metadata each time.
+  private static func remove(_ key: ObjectIdentifier, from calls: inout [OpenCall]) {
+    var index = 0
+    while index < calls.count {
+      if let callKey = calls[index].key, callKey == key {
+        calls.remove(at: index)
+        return
+      }
+      index += 1
     }
   }
 
@@ -140,12 +152,10 @@ enum ProviderScope {
         #if SwiftDependencies
           // The values are prepared synchronously and installed through their task local:
           // the async `withDependencies` runs its inner closures on the pool, about a dozen
-          // jobs per scope when called from a caller's dynamic isolation.
-          let values = withDependencies {
-            $0.taskProvider = provider
-          } operation: {
-            DependencyValues._current
-          }
+          // jobs per scope when called from a caller's dynamic isolation, and the synchronous
+          // one only adds two task-local bindings around a setter that reads nothing.
+          var values = DependencyValues._current
+          values.taskProvider = provider
           return try await DependencyValues.$_current.withValue(values) {
             _ = isolation
             return try await body()
