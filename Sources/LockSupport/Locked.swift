@@ -27,16 +27,18 @@ public final class Locked<State> {
 
   /// A lock around `state`.
   public init(_ state: State) {
-    mutex = .allocate(capacity: 1)
-    mutex.initialize(to: pthread_mutex_t())
+    // `malloc` and `free` rather than a typed pointer's generic allocate and initialize:
+    // tests make several of these each, in a debug build that calls those unspecialized.
+    // `pthread_mutex_init` initializes the memory.
+    mutex = malloc(MemoryLayout<pthread_mutex_t>.stride)!
+      .assumingMemoryBound(to: pthread_mutex_t.self)
     PthreadResult.check(pthread_mutex_init(mutex, nil), "pthread_mutex_init")
     self.state = state
   }
 
   deinit {
     PthreadResult.check(pthread_mutex_destroy(mutex), "pthread_mutex_destroy")
-    mutex.deinitialize(count: 1)
-    mutex.deallocate()
+    free(mutex)
   }
 
   /// Runs `body` with the state, holding the lock; `body` must not take the lock again.

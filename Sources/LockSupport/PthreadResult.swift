@@ -4,8 +4,16 @@
 /// locks do.
 @usableFromInline
 enum PthreadResult {
-  @inlinable @inline(__always)
+  // Transparent, so even a debug build inlines it: every lock and unlock checks a result,
+  // and a call of its own, with the zeroed frame a debug build gives each, cost more than
+  // the comparison. The failure is a call of its own, so the message is built only then.
+  @usableFromInline @_transparent
   static func check(_ code: Int32, _ call: StaticString) {
-    precondition(code == 0, "\(call) failed with error \(code)")
+    if code != 0 { fail(code, call) }
+  }
+
+  @usableFromInline @inline(never)
+  static func fail(_ code: Int32, _ call: StaticString) -> Never {
+    preconditionFailure("\(call) failed with error \(code)")
   }
 }
