@@ -185,8 +185,9 @@ public final class ControlledFunction<Input: Sendable, Output: Sendable>: Sendab
       name: name, index: index, input: input, cancellation: cancellationResponse,
       answerTimeout: answerTimeout, scope: TestScope.current, answers: answers,
       failures: failures)
-    return try await withTaskCancellationHandler {
-      try await withCheckedThrowingContinuation { continuation in
+    let answer = try await withTaskCancellationHandler {
+      try await withCheckedThrowingContinuation {
+        (continuation: CheckedContinuation<any Sendable, any Error>) in
         call.start(continuation)
         // Announced only now, so a test that receives it knows the caller is waiting.
         deliver(call)
@@ -194,6 +195,8 @@ public final class ControlledFunction<Input: Sendable, Output: Sendable>: Sendab
     } onCancel: {
       call.cancel()
     }
+    // Only `answer(_:)` resumes the call with a value, and always with an `Output`.
+    return answer as! Output
   }
 
   /// Hands `call` to the oldest waiter still waiting, or keeps it for the next one.
@@ -212,6 +215,17 @@ public final class ControlledFunction<Input: Sendable, Output: Sendable>: Sendab
   }
 }
 
+/// A call's state: outside the generic call type, so that in the debug build tests run in
+/// its lock, its continuation and their optionals are concrete types whose metadata is found
+/// once, not looked up for each call's generic instance. What it returns is `any Sendable`,
+/// cast back to the function's output by the caller's side.
+private struct CallState {
+  var continuation: CheckedContinuation<any Sendable, any Error>?
+  var observedCancellation = false
+  var isEnded = false
+  var deadline: Deadlines.Token?
+}
+
 extension ControlledFunction {
   /// One call: what was asked, and the means to answer it.
   public final class Call: Sendable, CustomStringConvertible {
@@ -221,15 +235,10 @@ extension ControlledFunction {
     public let input: Input
     private let name: String
 
-    private struct State {
-      var continuation: CheckedContinuation<Output, any Error>?
-      var observedCancellation = false
-      var isEnded = false
-      var deadline: Deadlines.Token?
-    }
-
-    private let state = Locked(State())
-    private let cancellationResponse: CancellationResponse
+    private let state = Locked(CallState())
+    /// Whether a cancelled caller gets `CancellationError` at once
+    /// (``CancellationResponse/throwCancellationError``).
+    private let throwsOnCancel: Bool
     private let answerTimeout: Duration
     /// The test scope the call was made in, which ends it if the test ends first.
     private let scope: TestScope?
@@ -244,7 +253,11 @@ extension ControlledFunction {
       self.name = name
       self.index = index
       self.input = input
-      self.cancellationResponse = cancellation
+      if case .throwCancellationError = cancellation {
+        self.throwsOnCancel = true
+      } else {
+        self.throwsOnCancel = false
+      }
       self.answerTimeout = answerTimeout
       self.scope = scope
       self.answers = answers
@@ -282,7 +295,7 @@ extension ControlledFunction {
     /// - Returns: `false`, doing nothing, when the call had already ended.
     @discardableResult
     public func answer(_ output: Output) -> Bool {
-      resume(with: .success(output))
+      resume(with: .success(output as any Sendable))
     }
 
     /// Throws `error` to the caller.
@@ -299,7 +312,7 @@ extension ControlledFunction {
       "\(name) #\(index): \(input)"
     }
 
-    func start(_ continuation: CheckedContinuation<Output, any Error>) {
+    func start(_ continuation: CheckedContinuation<any Sendable, any Error>) {
       let timeout = answerTimeout
       let deadline = Deadlines.shared.schedule(after: timeout) { [weak self] in
         guard let self else { return }
@@ -315,23 +328,21 @@ extension ControlledFunction {
       let cancelNow = state.withLock { state -> Bool in
         state.continuation = continuation
         state.deadline = deadline
-        return state.observedCancellation && cancellationResponse == .throwCancellationError
+        return state.observedCancellation && throwsOnCancel
       }
       if cancelNow { resume(with: .failure(CancellationError())) }
     }
 
     func cancel() {
-      let throwNow = state.withLock { state -> Bool in
-        state.observedCancellation = true
-        return cancellationResponse == .throwCancellationError
-      }
+      let throwNow = throwsOnCancel
+      state.withLock { $0.observedCancellation = true }
       if throwNow { resume(with: .failure(CancellationError())) }
     }
 
     @discardableResult
-    private func resume(with outcome: Result<Output, any Error>) -> Bool {
+    private func resume(with outcome: Result<any Sendable, any Error>) -> Bool {
       let ended = state.withLock {
-        state -> (CheckedContinuation<Output, any Error>, Deadlines.Token?)? in
+        state -> (CheckedContinuation<any Sendable, any Error>, Deadlines.Token?)? in
         guard !state.isEnded, let continuation = state.continuation else { return nil }
         state.isEnded = true
         state.continuation = nil
