@@ -1,0 +1,1 @@
+../../numberfact-bench/Everyday.swift
