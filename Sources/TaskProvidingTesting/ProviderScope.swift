@@ -129,8 +129,10 @@ enum ProviderScope {
     let scope = TestScope(provider: provider)
     // Isolated like its caller: a nonisolated local function would hop to the pool and back.
     func settle(bodySucceeded: Bool, isolation: isolated (any Actor)? = #isolation) async {
-      let open = scope.endOpenCalls().map { $0.describe() }.sorted()
-      if bodySucceeded, !open.isEmpty {
+      let ended = scope.endOpenCalls()
+      // Described only when there is something to report: a passing test has no open call.
+      if bodySucceeded, !ended.isEmpty {
+        let open = ended.map { $0.describe() }.sorted()
         site.report(
           (["The test ended with \(open.count) unanswered controlled calls:"]
             + open.map { "  \($0)" } + ["They have been ended with CancellationError."])
