@@ -109,8 +109,8 @@ final class TaskLedger: Sendable {
 
     /// Marks a pending task finished and takes it off the pending list.
     mutating func finish(_ index: Int, cancelled: Bool) {
-      let wasRunning = records[index].status == .running
       guard records[index].status != .finished else { return }
+      let wasRunning = records[index].status == .running
       records[index].status = .finished
       records[index].isCancelled = cancelled
       pendingCount -= 1
@@ -255,12 +255,6 @@ final class TaskLedger: Sendable {
 
   func record(_ index: Int) -> TaskRecord {
     state.withLock { $0.snapshot(index) }
-  }
-
-  /// The address of the pending task with this index, as the runtime knows it, once its
-  /// handle is known.
-  func address(ofTask index: Int) -> UInt? {
-    state.withLock { $0.entries[index].handle?.address }
   }
 
   /// Each of these tasks with the address of its handle, once known.

@@ -157,7 +157,7 @@ struct VirtualTimeTests {
 }
 
 // sample: debounced-field
-/// A search field that searches 300 ms after the last keystroke, with plain `Task.sleep`.
+/// A search field that searches 300 ms after the last keystroke, with a plain task sleep.
 @MainActor final class DebouncedSearchField {
   private(set) var searches: [String] = []
   private var pending: Task<Void, Never>?
