@@ -4,12 +4,16 @@ import TaskProviding
 /// must hold.
 @MainActor
 public final class Exploration {
-  /// The provider every spawn of the scenario goes through: it holds each task until the
-  /// strategy starts it. Also installed as `@Dependency(\.taskProvider)` and as
-  /// `ManualTaskProvider.current`. Use it wherever an `any TaskProvider` is wanted.
+  /// The provider every spawn of the scenario goes through: it records each task and holds
+  /// none. A task's start is a job of the schedule, which the explorer orders as the
+  /// runtime could: two tasks spawned on the main actor start in the order they were
+  /// spawned, in turn with the main actor's other jobs; two spawned on the pool
+  /// (`detachedTask`, or from `nonisolated` code) start in either order. Also installed as
+  /// `@Dependency(\.taskProvider)` and as `ManualTaskProvider.current`. Use it wherever an
+  /// `any TaskProvider` is wanted.
   public let provider: ManualTaskProvider
   /// The clock of this schedule: time moves only when the explorer chooses to move it, once
-  /// no job can run and no held task waits to start. Also installed as
+  /// no job can run. Also installed as
   /// `@Dependency(\.continuousClock)` and `@Dependency(\.suspendingClock)`.
   public let clock = ExplorationClock()
 
@@ -62,8 +66,8 @@ public final class Exploration {
 /// hold. The explorer then owns every choice that decides the interleaving:
 /// - which of the scenario's ready jobs runs next, wherever more than one is ready: every
 ///   task's start and every `await` where it resumes, on the main actor, on another actor or
-///   on the pool;
-/// - when the next action is taken, which held task starts next, and which open call of a
+///   on the pool, each actor's jobs in the order they reached it, as the runtime runs them;
+/// - when the next action is taken, and which open call of a
 ///   ``ControlledFunction`` made with `answers:` completes next, with its answer or one of
 ///   its allowed failures;
 /// - when ``Exploration/clock`` moves to its next deadline.

@@ -6,14 +6,17 @@ import TaskProviding
 #endif
 
 /// One schedule of a scenario, set up for the explorer: a fresh provider, test scope and
-/// clock, and the choices they offer (held tasks to start, open calls to complete, the clock
-/// to move) beside the scenario's actions.
+/// clock, and the choices they offer (open calls to complete, the clock to move) beside the
+/// scenario's actions.
 @MainActor
 enum ExplorationSchedule {
   static func setup(_ scenario: @escaping @MainActor (Exploration) async throws -> Void)
     -> ScheduleSetup
   {
-    let provider = ManualTaskProvider()
+    // It holds no task: a task's start is a job of the schedule, ordered as the runtime
+    // orders it. Two tasks spawned on the main actor start in spawn order, in turn with its
+    // other jobs; two spawned on the pool, in either order.
+    let provider = ManualTaskProvider(holdingNone: ())
     let scope = TestScope(provider: provider)
     let exploration = Exploration(provider: provider)
     let outcome = Locked<(returned: Bool, thrown: String?)>((false, nil))
@@ -45,7 +48,6 @@ enum ExplorationSchedule {
         scope.endOpenCalls()
         provider.cancelAll()
         exploration.clock.cancelAll()
-        provider.releaseAll()
       },
       taskLabel: { address in
         provider.record(forTaskAt: address).map { record in
@@ -55,10 +57,9 @@ enum ExplorationSchedule {
     )
   }
 
-  /// The scenario's options at a step: the next action, every held task, then every open
-  /// call's outcomes, oldest first, so a schedule's options mean the same thing in every run;
-  /// and the clock, once no held task waits (the runner offers it only once no job is ready
-  /// either).
+  /// The scenario's options at a step: the next action, then every open call's outcomes,
+  /// oldest first, so a schedule's options mean the same thing in every run; and the clock,
+  /// which the runner offers only once no job is ready.
   private static func choices(
     provider: ManualTaskProvider, scope: TestScope, exploration: Exploration
   ) -> [ScheduleChoice] {
@@ -78,15 +79,6 @@ enum ExplorationSchedule {
             }
           }))
     }
-    let held = provider.heldTasks
-    for (index, address) in held {
-      choices.append(
-        ScheduleChoice(
-          kind: .start, key: .held(index),
-          label: Self.startLabel(provider.ledger.record(index)),
-          wakes: address,
-          apply: { provider.start(index) }))
-    }
     for call in scope.open {
       for completion in call.completions {
         choices.append(
@@ -95,10 +87,8 @@ enum ExplorationSchedule {
             wakes: call.caller, apply: completion.apply))
       }
     }
-    // Time passes only when nothing that is ready waits: a held task would start long
-    // before any sleep ends, and so would a ready job. An answer or the next action may come
-    // before or after it.
-    if held.isEmpty, let wake = exploration.clock.nextWake {
+    // An answer or the next action may come before or after a move of the clock.
+    if let wake = exploration.clock.nextWake {
       let clock = exploration.clock
       choices.append(
         ScheduleChoice(
@@ -118,11 +108,6 @@ enum ExplorationSchedule {
   ) -> String? {
     for check in checks where !check.holds() { return check.name }
     return nil
-  }
-
-  /// How a schedule's steps name a held task's start.
-  private static func startLabel(_ record: TaskRecord) -> String {
-    "start task #\(record.index)\(record.name.map { " '\($0)'" } ?? "") (\(record.location))"
   }
 
   /// Runs `body` with the exploration's provider and clock as the task's dependencies.

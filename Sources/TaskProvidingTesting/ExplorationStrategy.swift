@@ -1,6 +1,6 @@
 /// How `explore` (in TaskProvidingTesting) makes each choice of a
-/// schedule: which of the scenario's ready jobs runs next, which held task starts next,
-/// which open call completes next and how, when the person's next action comes, and when the
+/// schedule: which of the scenario's ready jobs runs next (a task's start among them), which
+/// open call completes next and how, when the person's next action comes, and when the
 /// exploration's clock moves.
 public enum ExplorationStrategy: Sendable, Hashable, CustomStringConvertible {
   /// Every schedule, depth first, up to `limit` of them, in rounds by how often a schedule

@@ -27,9 +27,6 @@ import TaskProviding
 /// Every wait keeps the caller's isolation and starts no task: `runNext()` called on the
 /// main actor for a task that runs on the main actor returns without a thread switch.
 public final class ManualTaskProvider: TaskRecorder, @unchecked Sendable {
-  /// Set at creation: a manual provider always holds.
-  private var held: TaskGates { gates! }
-
   /// Creates a provider whose tasks run, once released, as `Task` would run them.
   public convenience init() {
     self.init(base: LiveTaskProvider())
@@ -40,8 +37,15 @@ public final class ManualTaskProvider: TaskRecorder, @unchecked Sendable {
     super.init(base: base, holdsTasks: true)
   }
 
+  /// Creates a provider that records its tasks but holds none, for a driver that orders
+  /// their jobs itself (an exploration): a held task's start would be a choice the runtime
+  /// does not have, since `Task { }` on an actor starts in turn with that actor's jobs.
+  package init(holdingNone: Void) {
+    super.init(base: LiveTaskProvider(), holdsTasks: false)
+  }
+
   /// How many tasks are held, waiting to be released.
-  public var heldCount: Int { held.heldCount }
+  public var heldCount: Int { gates?.heldCount ?? 0 }
 
   /// Releases the oldest held task without waiting for it.
   ///
@@ -56,7 +60,7 @@ public final class ManualTaskProvider: TaskRecorder, @unchecked Sendable {
     line: UInt = #line,
     column: UInt = #column
   ) -> TaskRecord? {
-    guard let index = held.release() else {
+    guard let index = gates?.release() else {
       CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
         .report("startNext() found no held task.")
       return nil
@@ -141,7 +145,7 @@ public final class ManualTaskProvider: TaskRecorder, @unchecked Sendable {
     isolation: isolated (any Actor)? = #isolation
   ) async {
     let site = CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
-    guard let index = held.release() else {
+    guard let index = gates?.release() else {
       site.report("runNext() found no held task.")
       return
     }
@@ -162,7 +166,7 @@ public final class ManualTaskProvider: TaskRecorder, @unchecked Sendable {
     isolation: isolated (any Actor)? = #isolation
   ) async {
     let site = CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
-    while let index = held.release() {
+    while let index = gates?.release() {
       guard await finish(index, timeout: timeout, at: site) else { return }
     }
   }
@@ -191,22 +195,7 @@ public final class ManualTaskProvider: TaskRecorder, @unchecked Sendable {
   /// Releases every held task, oldest first, without waiting: how a scope ends tasks the
   /// test left held, after cancelling them.
   package func releaseAll() {
-    while held.release() != nil {}
-  }
-
-  /// The held tasks, oldest first: each one's index and its handle's address, once known. One
-  /// lock each on the gates and the ledger, however many are held, and no records copied:
-  /// an exploration asks at every step.
-  package var heldTasks: [(index: Int, address: UInt?)] {
-    ledger.addresses(ofTasks: held.heldIndices)
-  }
-
-  /// Releases the held task with this index, whatever its place among the held ones: how a
-  /// driver that chooses the order (an exploration) starts the one it chose.
-  /// - Returns: `false` when that task is not held.
-  @discardableResult
-  package func start(_ index: Int) -> Bool {
-    held.release(choosing: index) != nil
+    while gates?.release() != nil {}
   }
 
   /// The record of the task spawned here whose handle has this address, as the runtime

@@ -14,9 +14,9 @@ struct OptionFootprint: Hashable {
     case scenario
     /// A move of the exploration's clock.
     case clock
-    /// It runs none of the scenario's code, only makes one waiting task ready: a held task's
-    /// start, or one outcome of an open call. Options that share the key (the outcomes of
-    /// one call) exclude each other.
+    /// It runs none of the scenario's code, only makes one waiting task ready: one outcome
+    /// of an open call. Options that share the key (the outcomes of one call) exclude each
+    /// other.
     case wake(OptionKey)
   }
 
@@ -59,8 +59,6 @@ package enum OptionKey: Hashable, Sendable, CustomStringConvertible {
   case actor(Int)
   /// The scenario's action `n`.
   case action(Int)
-  /// The start of the held task `n`.
-  case held(Int)
   /// An outcome of the open call `n`.
   case call(Int)
   /// A move of the exploration's clock.
@@ -73,7 +71,6 @@ package enum OptionKey: Hashable, Sendable, CustomStringConvertible {
     case .task(let number): "task \(number)"
     case .actor(let number): "actor \(number)"
     case .action(let number): "action \(number)"
-    case .held(let number): "held \(number)"
     case .call(let number): "call \(number)"
     case .clock: "clock"
     case .sleeps: "sleeps"

@@ -323,12 +323,11 @@ final class ScheduleNarrator: Sendable {
         return
       }
       if state.sleepEnds.contains(task), !departs { return }
-      // A task's first job is its start, told by the choice that started it when it was
-      // held by the provider; a job that resumes only the toolkit's plumbing (a held task's
-      // gate, a controlled call) is left out unless its order was chosen.
+      // A task's first job is its start; a job that resumes only the toolkit's plumbing (a
+      // controlled call) is left out unless its order was chosen.
       if started.insert(task).inserted {
         // The scenario's start is the test's first line.
-        if state.labels[task] == nil, task != state.root || departs {
+        if task != state.root || departs {
           add("\(name(task)) starts" + mark, weight: departs ? .matters : .context)
         }
       } else if let resumed = place(job.parked[task]) {

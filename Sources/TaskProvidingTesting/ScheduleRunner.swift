@@ -80,8 +80,8 @@ struct ScheduleRunner {
   /// The schedule's steps, until it ends or fails.
   ///
   /// At every step the options are the ready jobs, oldest first, then the scenario's own
-  /// choices: its next action, each held task's start, each open call's outcomes. The clock
-  /// is an option only once no job is ready. Option 0, the default, is the oldest ready job,
+  /// choices: its next action, each open call's outcomes. The clock is an option only once
+  /// no job is ready. Option 0, the default, is the oldest ready job,
   /// or the first choice when none is ready; taking anything else while a job is ready is a
   /// departure from the default order.
   private func steps(

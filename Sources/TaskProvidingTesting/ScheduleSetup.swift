@@ -22,7 +22,7 @@ package struct ScheduleSetup {
   package var choices: @MainActor () -> [ScheduleChoice]
   /// What the scenario left unfinished, described for a person; empty when nothing is.
   package var pendingWork: @MainActor () -> [String]
-  /// Ends what is still open (calls, held tasks, sleeps) so the schedule's tasks can end.
+  /// Ends what is still open (calls, sleeps) so the schedule's tasks can end.
   package var cleanUp: @MainActor () -> Void
   /// How steps name the task whose handle has this address ("task #2 'tap'"), if the setup
   /// knows it (a task spawned through its provider).
@@ -52,13 +52,12 @@ package struct ScheduleSetup {
   }
 }
 
-/// An option the scenario offers the explorer at any step: a person's action, a held task's
-/// start, an answer or failure for an open call; and, once no job is ready, a move of the
-/// clock.
+/// An option the scenario offers the explorer at any step: a person's action, an answer or
+/// failure for an open call; and, once no job is ready, a move of the clock.
 package struct ScheduleChoice {
   /// What sort of option it is.
   package enum Kind: Sendable {
-    case action, start, complete, time
+    case action, complete, time
   }
 
   package let kind: Kind
@@ -66,7 +65,7 @@ package struct ScheduleChoice {
   package let key: OptionKey
   /// How a schedule's steps name it.
   package var label: String { makeLabel() }
-  /// The task a start or an outcome wakes, by its address, when known.
+  /// The task an outcome wakes, by its address, when known.
   package let wakes: UInt?
   /// Takes the option.
   package let apply: @MainActor () -> Void
@@ -91,7 +90,7 @@ package struct ScheduleChoice {
   var footprint: OptionFootprint {
     switch kind {
     case .action: return OptionFootprint(key: key, place: .scenario, task: nil)
-    case .start, .complete: return OptionFootprint(key: key, place: .wake(key), task: wakes)
+    case .complete: return OptionFootprint(key: key, place: .wake(key), task: wakes)
     case .time: return OptionFootprint(key: key, place: .clock, task: nil)
     }
   }

@@ -19,11 +19,11 @@ struct ExplorationTests {
   /// to the scenario, the model or the explorer that changes the space is noticed.
   @Test func ourModelHoldsInEverySchedule() async {
     let every: [(ExplorationScenario, Int)] = [
-      (.tapTwice, 284), (.tapIncrementTap, 708), (.tapCancel, 42), (.kindWhileLoading, 127),
-      (.randomThenTap, 284), (.numberWhileLoading, 284), (.backWhileLoading, 708),
+      (.tapTwice, 66), (.tapIncrementTap, 128), (.tapCancel, 33), (.kindWhileLoading, 59),
+      (.randomThenTap, 74), (.numberWhileLoading, 66), (.backWhileLoading, 128),
     ]
     // Under the sanitizer, the smaller spaces: that pass looks for data races.
-    let spaces = ThreadSanitizer.isActive ? every.filter { $0.1 < 300 } : every
+    let spaces = ThreadSanitizer.isActive ? every.filter { $0.1 < 100 } : every
     for (scenario, schedules) in spaces {
       let report = await MainActorTurns.take {
         explore(.exhaustive(limit: 100_000, deviations: 1)) { exploration in
@@ -40,10 +40,19 @@ struct ExplorationTests {
 
   /// Two facts asked for, with a store whose write tasks the explorer runs in any order among
   /// everything else: the store sees facts in the order they were shown, and every fact shown
-  /// reaches it, in every schedule.
-  @Test func theStoreSeesFactsInTheOrderTheyWereShownInEverySchedule() async {
+  /// reaches it, in every schedule within two departures and in 300 PCT schedules. Without
+  /// the chain of writes, PCT finds the order reversed (schedule 93): the first write's hop to
+  /// the pool has to wait while the second fact is asked for, answered and written, ten
+  /// departures from the default order, which only a search that can starve a task reaches.
+  @Test(arguments: [
+    ExplorationStrategy.exhaustive(limit: 100_000, deviations: 2),
+    .pct(seed: 1, schedules: 300),
+  ])
+  func theStoreSeesFactsInTheOrderTheyWereShownInEverySchedule(
+    strategy: ExplorationStrategy
+  ) async {
     let report = await MainActorTurns.take {
-      explore(.exhaustive(limit: 100_000, deviations: 2)) { exploration in
+      explore(strategy) { exploration in
         // The store logs each write as it begins; the explorer decides when each write task
         // runs among everything else.
         let log = Locked<[String]>([])
@@ -75,9 +84,10 @@ struct ExplorationTests {
         }
       }
     }
+    let isPCT = strategy == .pct(seed: 1, schedules: 300)
     #expect(report.failure == nil)
-    #expect(report.isComplete)
-    #expect(report.schedules == 667, "\(report)")
+    #expect(report.isComplete || isPCT)
+    #expect(report.schedules == (isPCT ? 300 : 226))
   }
 
   /// Random and PCT schedules on our model too, as many as the environment asks for:
@@ -148,7 +158,7 @@ struct ExplorationTests {
       // A step names the code where a task went on by its file and line: the image map the
       // names come from is read from the loader's list.
       #expect(
-        failure.steps.contains { $0.contains(" in ") && $0.contains("FlawedFeature.swift:") },
+        failure.steps.contains { $0.contains(" resumes in ") && $0.contains(".swift:") },
         "\(failure.steps)")
       // The replay string runs exactly that schedule again, every time.
       for _ in 0..<3 {

@@ -1,5 +1,6 @@
 import ConcurrencyExtras
 import SuiteSupport
+import TaskProviding
 import TaskProvidingTesting
 import Testing
 
@@ -51,6 +52,21 @@ struct SuspensionPointTests {
         await prober.value
         exploration.atEnd("no task found the lock held") { !gate.foundHeld }
       }
+    }
+    #expect(report.failure == nil)
+    #expect(report.coversEverySchedule)
+  }
+
+  /// Two taps of a `@MainActor` model, each spawning through the exploration's provider a
+  /// task on the main actor: the main actor starts them in the order they were spawned, so
+  /// they log in tap order in every schedule. Before, the provider held each task and the
+  /// explorer started the second first, an order the runtime never gives.
+  @Test @MainActor func tasksSpawnedOnTheMainActorStartInSpawnOrder() {
+    let report = explore(.exhaustive()) { exploration in
+      let model = TapLog(provider: exploration.provider)
+      exploration.action("tap 1") { model.tapped(1) }
+      exploration.action("tap 2") { model.tapped(2) }
+      exploration.atEnd("the taps are logged in order") { model.log == [1, 2] }
     }
     #expect(report.failure == nil)
     #expect(report.coversEverySchedule)
@@ -145,6 +161,45 @@ struct SuspensionPointTests {
       return report?.failure
     }
     #expect(failure != nil)
+  }
+
+  /// A `@MainActor` model's taps, each spawning through the provider a task that calls a
+  /// `nonisolated` function and then sends on an actor. The function runs on the pool, where
+  /// the second tap's task may get ahead of the first and send first: the server ends up
+  /// disagreeing with the model.
+  @Test @MainActor func aHopFromTheMainActorToTheGenericExecutorIsAChoice() {
+    var report: ExplorationReport?
+    withKnownIssue {
+      report = explore(.exhaustive()) { exploration in
+        let model = LikeButton(provider: exploration.provider, encode: LikeButton.encodeLogged)
+        exploration.action("tap") { model.tapped() }
+        exploration.action("tap again") { model.tapped() }
+        exploration.atEnd("the server agrees with the button") {
+          model.server.liked.withValue { $0 } == model.isLiked
+        }
+      }
+    } matching: {
+      $0.description.contains("the server agrees with the button")
+    }
+    #expect(report?.failure?.description.contains("LikeButton.encodeLogged") == true)
+  }
+
+  /// The same taps, where the `nonisolated` function only returns its argument: the compiler
+  /// drops its hop to the pool, even at `-Onone`, since nothing in it needs an executor. The
+  /// task goes from the main actor straight to the network actor, in the order the taps
+  /// spawned, so the runtime cannot reorder the sends, and neither does the explorer.
+  @Test @MainActor func aFunctionWhoseHopTheCompilerDropsIsNoChoice() {
+    let report = explore(.exhaustive()) { exploration in
+      let model = LikeButton(provider: exploration.provider, encode: LikeButton.encodeTrivially)
+      exploration.action("tap") { model.tapped() }
+      exploration.action("tap again") { model.tapped() }
+      exploration.atEnd("the server agrees with the button") {
+        model.server.liked.withValue { $0 } == model.isLiked
+      }
+    }
+    #expect(report.failure == nil)
+    #expect(report.coversEverySchedule)
+    #expect(report.schedules > 1)
   }
 
   static let strategies: [ExplorationStrategy] =
@@ -290,5 +345,61 @@ private actor Thumbnails {
     let image = await server.download(url)
     images[url] = image
     return image
+  }
+}
+
+/// The server's side of a like.
+private final class LikeServer: Sendable {
+  let liked = LockIsolated(false)
+  let requests = LockIsolated(0)
+}
+
+/// The connection a like goes out on.
+private actor LikeConnection {
+  func send(_ liked: Bool, to server: LikeServer) { server.liked.withValue { $0 = liked } }
+}
+
+/// A like button whose taps each send the new state. Flawed: nothing orders the sends.
+@MainActor private final class LikeButton {
+  let provider: any TaskProvider
+  let server = LikeServer()
+  let connection = LikeConnection()
+  let encode: @Sendable (Bool, LikeServer) async -> Bool
+  private(set) var isLiked = false
+
+  init(provider: any TaskProvider, encode: @escaping @Sendable (Bool, LikeServer) async -> Bool) {
+    self.provider = provider
+    self.encode = encode
+  }
+
+  func tapped() {
+    isLiked.toggle()
+    let liked = isLiked
+    provider.task {
+      let body = await self.encode(liked, self.server)
+      await self.connection.send(body, to: self.server)
+    }
+  }
+
+  /// Counts the request before encoding it: a call, so the function keeps its hop.
+  nonisolated static func encodeLogged(_ liked: Bool, _ server: LikeServer) async -> Bool {
+    server.requests.withValue { $0 += 1 }
+    return liked
+  }
+
+  /// Only returns its argument.
+  nonisolated static func encodeTrivially(_ liked: Bool, _ server: LikeServer) async -> Bool {
+    liked
+  }
+}
+
+/// A model that logs each tap from a task of its own.
+@MainActor private final class TapLog {
+  let provider: any TaskProvider
+  private(set) var log: [Int] = []
+  init(provider: any TaskProvider) { self.provider = provider }
+
+  func tapped(_ number: Int) {
+    provider.task { self.log.append(number) }
   }
 }

@@ -61,13 +61,14 @@ struct TrappingScheduleTests {
     let report = await MainActorTurns.take {
       explore(.exhaustive()) { exploration in
         let provider = exploration.provider
-        var events: [String] = []
+        let events = Locked<[String]>([])
+        // On the pool, so they start in either order.
         exploration.action("start") {
-          provider.task(name: "first") { events.append("first") }
-          provider.task(name: "second") { events.append("second") }
+          provider.detachedTask(name: "first") { events.withLock { $0.append("first") } }
+          provider.detachedTask(name: "second") { events.withLock { $0.append("second") } }
         }
         exploration.atEnd("both ran") {
-          let order = events
+          let order = events.withLock { $0 }
           seen.withLock { _ = $0.insert(order) }
           return order.count == 2
         }
