@@ -466,8 +466,8 @@ struct Report: Sendable {
       "", "## 7. Schedule exploration", "",
       "`explore(_:)` on the feature's scenarios (ExplorationTests): every schedule of each, "
         + "on the real model, then how soon each strategy finds each flawed copy. A schedule "
-        + "is one order of the person's actions, the held tasks' starts, the fact requests' "
-        + "answers or failures, and of the scenario's ready jobs wherever more than one is "
+        + "is one order of the person's actions, the fact requests' answers or failures, and "
+        + "the scenario's ready jobs (each task's start among them) wherever more than one is "
         + "ready, with at most one departure from enqueue order while a job is ready (the "
         + "space ExplorationTests asserts).", "",
       "| Scenario | Distinct schedules | Seconds, all of them (median of 11) | Schedules per second |",
