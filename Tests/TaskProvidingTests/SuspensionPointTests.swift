@@ -72,6 +72,22 @@ struct SuspensionPointTests {
     #expect(report.coversEverySchedule)
   }
 
+  /// An immediate task spawned through the exploration's provider runs at once, up to its
+  /// first suspension, inside the action that spawned it, as `Task.immediate` does: no step
+  /// ever sees a tap whose task has not begun.
+  @Test @MainActor func anImmediateTaskBeginsWithinTheActionThatSpawnsIt() {
+    let report = explore(.exhaustive()) { exploration in
+      let model = ImmediateTaps(provider: exploration.provider)
+      exploration.action("tap 1") { model.tapped() }
+      exploration.action("tap 2") { model.tapped() }
+      exploration.invariant("every tap's task has begun") { model.begun == model.taps }
+      exploration.atEnd("every tap's task has ended") { model.ended == 2 }
+    }
+    #expect(report.failure == nil)
+    #expect(report.coversEverySchedule)
+    #expect(report.schedules > 1)
+  }
+
   // MARK: No fewer
 
   /// A task that goes from one idle actor to another leaves the first before it enters the
@@ -401,5 +417,24 @@ private actor LikeConnection {
 
   func tapped(_ number: Int) {
     provider.task { self.log.append(number) }
+  }
+}
+
+/// A model whose taps each start an immediate task that hops to an actor.
+@MainActor private final class ImmediateTaps {
+  let provider: any TaskProvider
+  let counter = OrderLog()
+  private(set) var taps = 0
+  private(set) var begun = 0
+  private(set) var ended = 0
+  init(provider: any TaskProvider) { self.provider = provider }
+
+  func tapped() {
+    taps += 1
+    provider.immediateTask {
+      self.begun += 1
+      await self.counter.note("tap")
+      self.ended += 1
+    }
   }
 }
