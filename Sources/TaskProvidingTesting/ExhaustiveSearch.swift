@@ -2,7 +2,7 @@
 /// order while a job is ready (iterative context bounding, as in CHESS; the bound plays the
 /// part of loom's `LOOM_MAX_PREEMPTIONS`): first the schedules with no departure, then those
 /// with one, and so on. Choices made while no job is ready are all explored in every round:
-/// they are the scenario's own (its actions, answers, task starts and clock), and few.
+/// they are the scenario's own (its actions, answers and clock), and few.
 ///
 /// Each schedule runs once. A round starts from the first steps that the schedules of the
 /// rounds before it yield: each decision among ready jobs after a schedule's last departure,
