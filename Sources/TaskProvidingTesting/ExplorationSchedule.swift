@@ -16,7 +16,7 @@ enum ExplorationSchedule {
     // It holds no task: a task's start is a job of the schedule, ordered as the runtime
     // orders it. Two tasks spawned on the main actor start in spawn order, in turn with its
     // other jobs; two spawned on the pool, in either order.
-    let provider = ManualTaskProvider(holdingNone: ())
+    let provider = ManualTaskProvider(holdsTasks: false)
     let scope = TestScope(provider: provider)
     let exploration = Exploration(provider: provider)
     let outcome = Locked<(returned: Bool, thrown: String?)>((false, nil))

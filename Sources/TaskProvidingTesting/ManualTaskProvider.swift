@@ -37,11 +37,12 @@ public final class ManualTaskProvider: TaskRecorder, @unchecked Sendable {
     super.init(base: base, holdsTasks: true)
   }
 
-  /// Creates a provider that records its tasks but holds none, for a driver that orders
-  /// their jobs itself (an exploration): a held task's start would be a choice the runtime
-  /// does not have, since `Task { }` on an actor starts in turn with that actor's jobs.
-  package init(holdingNone: Void) {
-    super.init(base: LiveTaskProvider(), holdsTasks: false)
+  /// Creates a provider that records its tasks and, with `holdsTasks` false, holds none: for
+  /// a driver that orders their jobs itself (an exploration), where a held task's start
+  /// would be a choice the runtime does not have, since `Task { }` on an actor starts in turn
+  /// with that actor's jobs.
+  package init(holdsTasks: Bool) {
+    super.init(base: LiveTaskProvider(), holdsTasks: holdsTasks)
   }
 
   /// How many tasks are held, waiting to be released.
