@@ -13,8 +13,8 @@ public final class Exploration {
   /// `any TaskProvider` is wanted.
   public let provider: ManualTaskProvider
   /// The clock of this schedule: time moves only when the explorer chooses to move it, once
-  /// no job can run. Also installed as
-  /// `@Dependency(\.continuousClock)` and `@Dependency(\.suspendingClock)`.
+  /// no job can run. Also installed as `@Dependency(\.continuousClock)` and
+  /// `@Dependency(\.suspendingClock)`.
   public let clock = ExplorationClock()
 
   var invariants: [(name: String, holds: @MainActor () -> Bool)] = []
@@ -67,9 +67,8 @@ public final class Exploration {
 /// - which of the scenario's ready jobs runs next, wherever more than one is ready: every
 ///   task's start and every `await` where it resumes, on the main actor, on another actor or
 ///   on the pool, each actor's jobs in the order they reached it, as the runtime runs them;
-/// - when the next action is taken, and which open call of a
-///   ``ControlledFunction`` made with `answers:` completes next, with its answer or one of
-///   its allowed failures;
+/// - when the next action is taken, and which open call of a ``ControlledFunction`` made
+///   with `answers:` completes next, with its answer or one of its allowed failures;
 /// - when ``Exploration/clock`` moves to its next deadline.
 ///
 /// ```swift

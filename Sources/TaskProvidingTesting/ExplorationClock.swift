@@ -7,8 +7,8 @@ import TaskProviding
 /// installed as `@Dependency(\.continuousClock)` and `@Dependency(\.suspendingClock)`. A
 /// sleep on it suspends until the explorer advances the clock to its deadline, which the
 /// explorer offers as a choice only once no job can run: work that is ready always runs
-/// before time passes. An answer to an open call, or the
-/// person's next action, may come before or after the clock moves; the explorer tries both.
+/// before time passes. An answer to an open call, or the person's next action, may come
+/// before or after the clock moves; the explorer tries both.
 ///
 /// A sleep on any other clock, `Task.sleep` included, keeps real time: inject a clock into
 /// the code under test (`any Clock<Duration>`) to explore what it does with time.

@@ -23,9 +23,6 @@ final class TaskGates: Sendable {
   /// How many tasks are held.
   var heldCount: Int { state.withLock { $0.held.count - $0.next } }
 
-  /// The indices of the held tasks, oldest first.
-  var heldIndices: [Int] { state.withLock { Array($0.held[$0.next...]) } }
-
   /// Holds the task with this index until it is released.
   func hold(_ index: Int) {
     state.withLock { $0.held.append(index) }
@@ -48,22 +45,13 @@ final class TaskGates: Sendable {
     }
   }
 
-  /// Opens the gate of the oldest held task, or of `chosen` wherever it is among them.
-  /// - Returns: The released task's index, or `nil` when it is not held.
-  func release(choosing chosen: Int? = nil) -> Int? {
+  /// Opens the gate of the oldest held task.
+  /// - Returns: The released task's index, or `nil` when none is held.
+  func release() -> Int? {
     let released = state.withLock { state -> (Int, CheckedContinuation<Void, Never>?)? in
       guard state.next < state.held.count else { return nil }
-      let index: Int
-      if let chosen {
-        guard let position = state.held[state.next...].firstIndex(of: chosen) else {
-          return nil
-        }
-        state.held.remove(at: position)
-        index = chosen
-      } else {
-        index = state.held[state.next]
-        state.next += 1
-      }
+      let index = state.held[state.next]
+      state.next += 1
       // Drops released entries now and then, so a long test's list does not only grow.
       if state.next > 1024, state.next * 2 > state.held.count {
         state.held.removeFirst(state.next)

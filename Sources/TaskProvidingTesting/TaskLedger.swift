@@ -257,12 +257,6 @@ final class TaskLedger: Sendable {
     state.withLock { $0.snapshot(index) }
   }
 
-  /// Each of these tasks with the address of its handle, once known.
-  func addresses(ofTasks indices: [Int]) -> [(index: Int, address: UInt?)] {
-    guard !indices.isEmpty else { return [] }
-    return state.withLock { state in indices.map { ($0, state.entries[$0].handle?.address) } }
-  }
-
   /// The index of the pending task at this address, if there is one.
   func index(ofTaskAt address: UInt) -> Int? {
     state.withLock { $0.addresses[address] }
