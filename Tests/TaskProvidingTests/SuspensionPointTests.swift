@@ -72,6 +72,18 @@ struct SuspensionPointTests {
     #expect(report.coversEverySchedule)
   }
 
+  /// The same on an actor of the model's own: two tasks it spawns on itself start in the
+  /// order it spawned them, as its queue runs them.
+  @Test @MainActor func tasksSpawnedOnAnActorStartInSpawnOrder() {
+    let report = explore(.exhaustive()) { exploration in
+      let journal = Journal(provider: exploration.provider)
+      exploration.action("note 1 and 2") { Task { await journal.noteTwice() } }
+      exploration.atEnd("the notes are in order") { journal.notes.value == [1, 2] }
+    }
+    #expect(report.failure == nil)
+    #expect(report.coversEverySchedule)
+  }
+
   /// An immediate task spawned through the exploration's provider runs at once, up to its
   /// first suspension, inside the action that spawned it, as `Task.immediate` does: no step
   /// ever sees a tap whose task has not begun.
@@ -437,4 +449,19 @@ private actor LikeConnection {
       self.ended += 1
     }
   }
+}
+
+/// An actor that notes from tasks it spawns on itself.
+private actor Journal {
+  let provider: any TaskProvider
+  let notes = LockIsolated<[Int]>([])
+  init(provider: any TaskProvider) { self.provider = provider }
+
+  func noteTwice() {
+    for number in 1...2 {
+      provider.task { self.note(number) }
+    }
+  }
+
+  private func note(_ number: Int) { notes.withValue { $0.append(number) } }
 }
