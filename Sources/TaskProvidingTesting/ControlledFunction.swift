@@ -176,7 +176,13 @@ public final class ControlledFunction<Input: Sendable, Output: Sendable>: Sendab
       location: TaskSourceLocation(fileID: fileID, filePath: filePath, line: line, column: column))
   }
 
-  nonisolated(nonsending) private func call(_ input: Input) async throws -> Output {
+  /// Runs on `isolation`, the caller's, which the closures below name to stay on it: a
+  /// closure that does not is nonisolated, and a debug build hops to the pool to run it, so a
+  /// call made on an actor would suspend on the pool and its answer would wake a pool thread
+  /// only to hop back.
+  private func call(
+    _ input: Input, isolation: isolated (any Actor)? = #isolation
+  ) async throws -> Output {
     let index = state.withLock { state in
       defer { state.count += 1 }
       return state.count
@@ -185,16 +191,18 @@ public final class ControlledFunction<Input: Sendable, Output: Sendable>: Sendab
       name: name, index: index, input: input, cancellation: cancellationResponse,
       answerTimeout: answerTimeout, scope: TestScope.current, answers: answers,
       failures: failures)
-    let answer = try await withTaskCancellationHandler {
-      try await withCheckedThrowingContinuation {
-        (continuation: CheckedContinuation<any Sendable, any Error>) in
-        call.start(continuation)
-        // Announced only now, so a test that receives it knows the caller is waiting.
-        deliver(call)
-      }
-    } onCancel: {
-      call.cancel()
-    }
+    let answer = try await withTaskCancellationHandler(
+      operation: {
+        _ = isolation
+        return try await withCheckedThrowingContinuation(isolation: isolation) {
+          (continuation: CheckedContinuation<any Sendable, any Error>) in
+          call.start(continuation)
+          // Announced only now, so a test that receives it knows the caller is waiting.
+          deliver(call)
+        }
+      },
+      onCancel: { call.cancel() },
+      isolation: isolation)
     // Only `answer(_:)` resumes the call with a value, and always with an `Output`.
     return answer as! Output
   }

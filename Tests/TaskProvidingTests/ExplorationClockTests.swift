@@ -150,6 +150,6 @@ import Testing
     }
     #expect(report.failure == nil)
     #expect(report.isComplete)
-    #expect(report.schedules == 21)
+    #expect(report.schedules == 9)
   }
 }
