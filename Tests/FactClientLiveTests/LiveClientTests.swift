@@ -203,11 +203,14 @@ import Testing
     }
   }
 
+  /// The request ends with the cancellation, not with its timeout. The bound tells the two
+  /// apart with room for a loaded machine under ThreadSanitizer, where the cancellation has
+  /// taken close to two seconds to arrive.
   @Test func cancellingTheCallerCancelsTheRequestPromptly() async throws {
     let server = try await FactServer.silent()
     defer { Task { await server.stop() } }
     let fetch = Task {
-      try await NumberFactClient.live(baseURL: server.baseURL, timeout: .seconds(30))
+      try await NumberFactClient.live(baseURL: server.baseURL, timeout: .seconds(60))
         .fact(1, .trivia)
     }
     _ = await server.nextRequest()
@@ -215,7 +218,7 @@ import Testing
     let start = clock.now
     fetch.cancel()
     await #expect(throws: CancellationError.self) { try await fetch.value }
-    #expect(clock.now - start < .seconds(1))
+    #expect(clock.now - start < .seconds(10))  // failure bound: a sixth of the timeout
   }
 
   @Test func unreachableHostIsUnreachableAtOnce() async throws {
