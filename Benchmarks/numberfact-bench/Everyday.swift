@@ -68,6 +68,22 @@ import TaskProvidingTesting
   }
 }
 
+/// The hand-written loader with the recommended one's plumbing: it reads its provider through
+/// `@Dependency` and spawns through it, and hands its task back for the test to await.
+@MainActor final class DependencyLoader {
+  private(set) var value: Int?
+  private let load: @Sendable (Int) async throws -> Int
+  @Dependency(\.taskProvider) private var taskProvider
+
+  init(load: @escaping @Sendable (Int) async throws -> Int) {
+    self.load = load
+  }
+
+  func loadButtonTapped(_ input: Int) -> Task<Void, Never> {
+    taskProvider.task { self.value = try? await self.load(input) }
+  }
+}
+
 /// The least a test can do to hold a call and answer it: one continuation each way, no
 /// timeouts, no records, no scope.
 final class HandOff: Sendable {
@@ -121,6 +137,12 @@ enum EverydayStyle: String, CaseIterable, Sendable {
   /// wait for the call, one to answer it, `await task.value`. The floor of the recommended
   /// style: what it costs beyond this is the toolkit's.
   case handWritten = "floor: the same hand-offs, hand-written"
+  /// The floor with the recommended style's dependency plumbing and nothing of the toolkit's
+  /// testing side: a live provider installed for the test through swift-dependencies' task
+  /// local, as the recording provider's scope installs its own, and read by the loader
+  /// through `@Dependency`. What the recommended style costs beyond this is the toolkit's
+  /// records, waits and checks; what this costs beyond the floor is swift-dependencies'.
+  case handWrittenWithDependency = "floor with the provider read through @Dependency"
   /// The articles' starting point: spawn, yield once, assert.
   case naive = "naive: spawn, one Task.yield(), assert"
 
@@ -133,6 +155,7 @@ enum EverydayStyle: String, CaseIterable, Sendable {
     case .serial: try withSerialScheduler { try await Self.recommendedTest() }
     case .callerIsolated: try await Self.callerIsolatedTest()
     case .handWritten: await Self.handWrittenTest()
+    case .handWrittenWithDependency: await Self.handWrittenWithDependencyTest()
     case .naive: await Self.naiveTest()
     }
   }
@@ -156,6 +179,20 @@ enum EverydayStyle: String, CaseIterable, Sendable {
     handOff.answer(9)
     await task.value
     return loader.value == 9
+  }
+
+  @MainActor static func handWrittenWithDependencyTest() async -> Bool {
+    var values = DependencyValues._current
+    values.taskProvider = LiveTaskProvider()
+    return await DependencyValues.$_current.withValue(values) {
+      let handOff = HandOff()
+      let loader = DependencyLoader(load: handOff.call)
+      let task = loader.loadButtonTapped(3)
+      await handOff.nextCall()
+      handOff.answer(9)
+      await task.value
+      return loader.value == 9
+    }
   }
 
   @MainActor static func recommendedTest() async throws -> Bool {

@@ -115,7 +115,9 @@ struct Report: Sendable {
             + (row.firstFailure(approach) ?? "?"))
       }
     }
-    for style in [EverydayStyle.recommended, .serial, .callerIsolated, .handWritten]
+    for style in [
+      EverydayStyle.recommended, .serial, .callerIsolated, .handWritten, .handWrittenWithDependency,
+    ]
     where (everyday?.failures[style] ?? 0) > 0 {
       problems.append("the \(style.rawValue) test failed \(everyday?.failures[style] ?? 0) times")
     }
@@ -236,8 +238,12 @@ struct Report: Sendable {
         + "assert. The naive style is the articles' starting point: a test spawns through "
         + "`Task { }`, yields once, asserts, against a mock that answers after one yield. The "
         + "floor does what the recommended style does, by hand: `Task { }`, a continuation to "
-        + "wait for the call, one to answer it, `await task.value`; what the recommended style "
-        + "costs beyond it is the toolkit's. Every style runs on the main actor, as a test of "
+        + "wait for the call, one to answer it, `await task.value`. The floor with the "
+        + "provider read through `@Dependency` adds the recommended style's dependency "
+        + "plumbing and nothing of the toolkit's testing side: a live provider installed for "
+        + "the test through swift-dependencies' task local, read by the loader. What it costs "
+        + "beyond the floor is swift-dependencies'; what the recommended style costs beyond it "
+        + "is the toolkit's. Every style runs on the main actor, as a test of "
         + "a `@MainActor` model does, and so does the loop that times them, so no style pays "
         + "a hop to the main actor and back that the test itself does not make. Goal: the "
         + "recommended style at most 1.25× the floor; the serial one at most 0.33× of it.", "",

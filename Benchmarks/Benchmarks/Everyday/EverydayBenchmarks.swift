@@ -36,6 +36,7 @@ extension EverydayStyle {
     case .serial: "recommended-under-withSerialScheduler"
     case .callerIsolated: "recommended-dependency-on-callers-actor"
     case .handWritten: "floor-hand-written"
+    case .handWrittenWithDependency: "floor-with-dependency-read"
     case .naive: "naive-spawn-yield-assert"
     }
   }
