@@ -177,8 +177,8 @@ public final class ControlledFunction<Input: Sendable, Output: Sendable>: Sendab
   }
 
   /// Runs on `isolation`, the caller's, which the closures below name to stay on it: a
-  /// closure that does not is nonisolated, and a debug build hops to the pool to run it, so a
-  /// call made on an actor would suspend on the pool and its answer would wake a pool thread
+  /// closure that does not is nonisolated, and unoptimized code hops to the pool to run it, so
+  /// a call made on an actor would suspend on the pool and its answer would wake a pool thread
   /// only to hop back.
   private func call(
     _ input: Input, isolation: isolated (any Actor)? = #isolation
