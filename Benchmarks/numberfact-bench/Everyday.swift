@@ -18,7 +18,9 @@ import TaskProvidingTesting
     self.load = load
   }
 
-  func loadButtonTapped(_ input: Int) {
+  /// The task comes back only for the floor with this loader's plumbing, which awaits it.
+  @discardableResult
+  func loadButtonTapped(_ input: Int) -> Task<Void, Never> {
     taskProvider.task { self.value = try? await self.load(input) }
   }
 }
@@ -65,22 +67,6 @@ import TaskProvidingTesting
 
   func loadButtonTapped(_ input: Int) -> Task<Void, Never> {
     Task { self.value = try? await self.load(input) }
-  }
-}
-
-/// The hand-written loader with the recommended one's plumbing: it reads its provider through
-/// `@Dependency` and spawns through it, and hands its task back for the test to await.
-@MainActor final class DependencyLoader {
-  private(set) var value: Int?
-  private let load: @Sendable (Int) async throws -> Int
-  @Dependency(\.taskProvider) private var taskProvider
-
-  init(load: @escaping @Sendable (Int) async throws -> Int) {
-    self.load = load
-  }
-
-  func loadButtonTapped(_ input: Int) -> Task<Void, Never> {
-    taskProvider.task { self.value = try? await self.load(input) }
   }
 }
 
@@ -186,7 +172,7 @@ enum EverydayStyle: String, CaseIterable, Sendable {
     values.taskProvider = LiveTaskProvider()
     return await DependencyValues.$_current.withValue(values) {
       let handOff = HandOff()
-      let loader = DependencyLoader(load: handOff.call)
+      let loader = EverydayLoader(load: handOff.call)
       let task = loader.loadButtonTapped(3)
       await handOff.nextCall()
       handOff.answer(9)
