@@ -1,7 +1,7 @@
 import FactClient
 import FactStore
 import Foundation
-import Synchronization
+import LockSupport
 import Testing
 
 /// Offline facts come from what was seen before, and from computation only for the rest.
@@ -30,7 +30,7 @@ import Testing
   }
 
   @Test func aFailingStoreIsSkippedAndHeardOf() async throws {
-    let failures = Mutex<[FactStoreError]>([])
+    let failures = Locked<[FactStoreError]>([])
     let broken = FactStoreError.unreadable(path: "/x/store.sqlite", reason: "not a database")
     let client = NumberFactClient.seenFirst(
       store: .inMemory(failure: broken),
