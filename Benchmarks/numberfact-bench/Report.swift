@@ -258,6 +258,21 @@ struct Report: Sendable {
           + "\(Summary.format(figure.median / naive, 2)) | "
           + "\((everyday.failures[style] ?? 0).formatted()) |")
     }
+    // The verdict is written, not left to the reader: a goal the table misses says so.
+    let ratio = { (style: EverydayStyle) in median(style).median / floor }
+    let verdict = { (met: Bool) in met ? "met" : "**not met**" }
+    let recommended = ratio(.recommended)
+    let plumbing = ratio(.handWrittenWithDependency)
+    let serial = ratio(.serial)
+    lines += [
+      "",
+      "Recommended: \(Summary.format(recommended, 2))× the floor, goal 1.25× "
+        + "\(verdict(recommended <= 1.25)); of what it costs beyond the floor, "
+        + "swift-dependencies' plumbing is \(Summary.format(plumbing - 1, 2)) of the floor and "
+        + "the toolkit's records, waits and checks \(Summary.format(recommended - plumbing, 2)). "
+        + "Serial: \(Summary.format(serial, 2))× the floor, goal 0.33× "
+        + "\(verdict(serial <= 0.33)).",
+    ]
     return lines
   }
 
