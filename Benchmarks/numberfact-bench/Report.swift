@@ -228,6 +228,8 @@ struct Report: Sendable {
     let median = { (style: EverydayStyle) in Summary(everyday.microseconds[style] ?? [0]) }
     let naive = median(.naive).median
     let floor = median(.handWritten).median
+    // The goals, in an adopter's debug build: stated in the prose and judged below.
+    let (recommendedGoal, serialGoal) = (1.25, 0.33)
     var lines = [
       "", "## 1b. The everyday style", "",
       "One loader test per style, \(everyday.tests.formatted()) of each per run, in "
@@ -246,7 +248,8 @@ struct Report: Sendable {
         + "is the toolkit's. Every style runs on the main actor, as a test of "
         + "a `@MainActor` model does, and so does the loop that times them, so no style pays "
         + "a hop to the main actor and back that the test itself does not make. Goal: the "
-        + "recommended style at most 1.25× the floor; the serial one at most 0.33× of it.", "",
+        + "recommended style at most \(Summary.format(recommendedGoal, 2))× the floor; the "
+        + "serial one at most \(Summary.format(serialGoal, 2))× of it.", "",
       "| Style | µs per test | ÷ floor | ÷ naive | assertion failed |",
       "|---|---:|---:|---:|---:|",
     ]
@@ -266,12 +269,13 @@ struct Report: Sendable {
     let serial = ratio(.serial)
     lines += [
       "",
-      "Recommended: \(Summary.format(recommended, 2))× the floor, goal 1.25× "
-        + "\(verdict(recommended <= 1.25)); of what it costs beyond the floor, "
+      "Recommended: \(Summary.format(recommended, 2))× the floor, goal "
+        + "\(Summary.format(recommendedGoal, 2))× \(verdict(recommended <= recommendedGoal)); "
+        + "of what it costs beyond the floor, "
         + "swift-dependencies' plumbing is \(Summary.format(plumbing - 1, 2)) of the floor and "
         + "the toolkit's records, waits and checks \(Summary.format(recommended - plumbing, 2)). "
-        + "Serial: \(Summary.format(serial, 2))× the floor, goal 0.33× "
-        + "\(verdict(serial <= 0.33)).",
+        + "Serial: \(Summary.format(serial, 2))× the floor, goal "
+        + "\(Summary.format(serialGoal, 2))× \(verdict(serial <= serialGoal)).",
     ]
     return lines
   }
