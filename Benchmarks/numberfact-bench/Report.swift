@@ -115,10 +115,9 @@ struct Report: Sendable {
             + (row.firstFailure(approach) ?? "?"))
       }
     }
-    for style in [
-      EverydayStyle.recommended, .serial, .callerIsolated, .handWritten, .handWrittenWithDependency,
-    ]
-    where (everyday?.failures[style] ?? 0) > 0 {
+    // Every style but the naive one, whose failures are the point of showing it.
+    for style in EverydayStyle.allCases
+    where style != .naive && (everyday?.failures[style] ?? 0) > 0 {
       problems.append("the \(style.rawValue) test failed \(everyday?.failures[style] ?? 0) times")
     }
     for run in app where run.exitStatus != 0 {
