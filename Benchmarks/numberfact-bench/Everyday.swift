@@ -138,7 +138,7 @@ enum EverydayStyle: String, CaseIterable, Sendable {
   @MainActor func run() async throws -> Bool {
     switch self {
     case .recommended: try await Self.recommendedTest()
-    case .serial: try withSerialScheduler { try await Self.recommendedTest() }
+    case .serial: try await withSerialScheduler { try await Self.recommendedTest() }
     case .callerIsolated: try await Self.callerIsolatedTest()
     case .handWritten: await Self.handWrittenTest()
     case .handWrittenWithDependency: await Self.handWrittenWithDependencyTest()

@@ -59,7 +59,7 @@ func timeFigures(_ plan: Plan) async -> TimeFigures {
     // Plain sleeps on the serial scheduler's virtual time.
     var start = clock.now
     for seed in 0..<tests {
-      let searches = try? withSerialScheduler(order: .random(seed: UInt64(seed))) {
+      let searches = try? await withSerialScheduler(order: .random(seed: UInt64(seed))) {
         let field = DebounceField(sleep: { try await Task.sleep(for: $0) })
         field.type("s")
         field.type("sw")

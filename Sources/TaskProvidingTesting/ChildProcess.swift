@@ -119,7 +119,6 @@ extension ChildProcess {
   /// Starts the test binary with `call`'s arguments, which run its test alone, to run that
   /// call in `mode` (`explore`, `reduce` from candidate `start` of `schedule`, or `tell`
   /// `schedule`), and waits for it.
-  @MainActor
   static func run(
     _ call: ChildCall, mode: String, schedule: [ReplayString.Departure] = [], start: Int = 0
   ) -> ChildProcess {

@@ -17,7 +17,133 @@
 /// that leads where `a` then `b` did. Without a bound this keeps at least one schedule of
 /// every class of equivalent ones; with a bound, the one it keeps may depart more often than
 /// the ones it leaves out and fall in a later round.
-enum ExhaustiveSearch {
+struct ExhaustiveSearch: ScheduleSearch {
+  let strategy: ExplorationStrategy
+  /// Schedules to run at most.
+  let limit: Int
+  /// Departures a schedule may take at most; `nil`: any number.
+  let cap: Int?
+  /// Whether to keep sleep sets; off only to measure what they save.
+  let reduces: Bool
+
+  /// Schedules counted so far, in the order a depth-first search of each round meets them.
+  private var schedules = 0
+  /// The last round run to its end.
+  private var bound: Int?
+  /// The round under way: how many departures its schedules take.
+  private var round = 0
+  /// The round's first steps, in the order of their picks, and how many have been taken.
+  private var starts: [[Int]] = [[]]
+  private var nextStart = 0
+  /// The first steps of the schedules under way, and the prefix of the next one to run.
+  private var current: (start: [Int], prefix: [Int])?
+  /// First steps of later rounds, by round.
+  private var later: [Int: Set<[Int]>] = [:]
+  /// Schedules the sleep sets forced to depart more often than their round: each counts in
+  /// the round of its departures, where a depth-first search of that round would meet it.
+  private var early: [Int: Set<[Int]>] = [:]
+  /// Of those, the ones of the round under way not counted yet, in the order of their picks.
+  private var waiting: ArraySlice<[Int]> = []
+  private var counted = Set<[Int]>()
+
+  init(_ strategy: ExplorationStrategy, limit: Int, cap: Int?, reduces: Bool) {
+    self.strategy = strategy
+    self.limit = max(limit, 1)
+    self.cap = cap.map { max($0, 0) }
+    self.reduces = reduces
+  }
+
+  /// Rounds of growing bound on departures (0, 1, 2, …) until no order is left for the next
+  /// round, `cap` is reached or `limit` schedules have run.
+  ///
+  /// Each schedule runs once. Round 0 runs every order of the scenario's choices with no
+  /// departure; each schedule a round runs yields the first steps of its orders with one
+  /// departure more (``oneDepartureMore(after:asleep:)``), which the next round runs, choices
+  /// and all, in the order of their picks, so that schedules are numbered as a depth-first
+  /// search of each round would number them. Running a round afresh from the empty prefix
+  /// would run every schedule of the rounds before it again.
+  mutating func step(_ runner: ScheduleRunner) -> SearchStep {
+    while current == nil {
+      if nextStart < starts.count {
+        current = (starts[nextStart], starts[nextStart])
+        nextStart += 1
+      } else if let ended = endRound() {
+        return .finished(ended)
+      }
+    }
+    guard let (start, prefix) = current.map({ ($0.start, $0.prefix) }) else { return .searching }
+    var decider = Follower(prefix: prefix, reduces: reduces, cap: cap)
+    let run = runner.run(&decider)
+    let picks = run.decisions.map(\.pick)
+    let departures = run.jobDeviations
+    // A schedule the sleep sets stopped only reorders one that ran; one they forced past the
+    // cap is outside the space asked for.
+    if !decider.isRedundant, departures <= cap ?? .max, !counted.contains(picks) {
+      if run.failure != nil {
+        guard countWaiting(before: picks) else { return .finished(full) }
+        return .found(run, number: schedules + 1)
+      }
+      if departures > round {
+        early[departures, default: []].insert(picks)
+      } else {
+        guard countWaiting(before: picks) else { return .finished(full) }
+        counted.insert(picks)
+        schedules += 1
+        if schedules >= limit { return .finished(full) }
+      }
+    }
+    let more = Self.oneDepartureMore(after: run, asleep: decider.asleep)
+    if !more.isEmpty { later[departures + 1, default: []].formUnion(more) }
+    current = Self.next(
+      after: run, asleep: decider.asleep, departures: round, from: start.count
+    ).map { (start, $0) }
+    return .searching
+  }
+
+  /// Ends the round under way: the report if the search is over, else `nil` with the next
+  /// round's first steps in place.
+  private mutating func endRound() -> ExplorationReport? {
+    guard countWaiting(before: nil) else { return full }
+    bound = round
+    // No order is left for a later round: the whole space has run.
+    guard let next = Set(later.keys).union(early.keys).min() else {
+      return ExplorationReport(
+        strategy: strategy, schedules: schedules, isComplete: true,
+        boundLeftSchedulesOut: false, bound: round, failure: nil)
+    }
+    if next > cap ?? .max {
+      return ExplorationReport(
+        strategy: strategy, schedules: schedules, isComplete: true,
+        boundLeftSchedulesOut: true, bound: round, failure: nil)
+    }
+    round = next
+    starts = (later.removeValue(forKey: next) ?? []).sorted { $0.lexicographicallyPrecedes($1) }
+    nextStart = 0
+    waiting = (early.removeValue(forKey: round) ?? []).sorted {
+      $0.lexicographicallyPrecedes($1)
+    }[...]
+    return nil
+  }
+
+  /// Counts the forced schedules met before `picks` in this round's order (all of them for
+  /// `nil`); `false` when the limit is reached.
+  private mutating func countWaiting(before picks: [Int]?) -> Bool {
+    while let first = waiting.first, picks.map(first.lexicographicallyPrecedes) ?? true {
+      waiting.removeFirst()
+      guard counted.insert(first).inserted else { continue }
+      schedules += 1
+      if schedules >= limit { return false }
+    }
+    return true
+  }
+
+  /// The report of a search that reached its limit.
+  private var full: ExplorationReport {
+    ExplorationReport(
+      strategy: strategy, schedules: schedules, isComplete: false,
+      boundLeftSchedulesOut: true, bound: bound, failure: nil)
+  }
+
   /// The decider that follows `prefix`, then takes the first option that is not asleep.
   struct Follower: ScheduleDecider {
     let prefix: [Int]

@@ -132,6 +132,46 @@ public func explore(
     at: CallSite(fileID: fileID, filePath: filePath, line: line, column: column), scenario)
 }
 
+/// Runs `scenario` under many schedules, as the synchronous
+/// ``explore(_:replay:outsideWait:fileID:filePath:line:column:_:)`` does, giving the main
+/// actor back to other work between schedules and while a child process explores.
+///
+/// This is the form to use in an `async` test, where Swift picks it for `await explore(…)`.
+/// The synchronous form holds the main actor for the whole exploration, so every
+/// `@MainActor` test running beside it (a tap awaiting a controlled call, a model's update)
+/// waits that long, and may fail its own failure bound. This form holds it for a turn of a
+/// few milliseconds at most, or one schedule where a schedule takes longer, then lets the
+/// main-actor work queued meanwhile run. The schedules, their order and the report are the
+/// same as the synchronous form's.
+///
+/// ```swift
+/// @Test @MainActor func searchShowsTheLastQuery() async {
+///   let report = await explore(.exhaustive()) { exploration in
+///     let search = ControlledFunction<String, [String]>(answers: { [$0] })
+///     let model = SearchModel(search: search.function)
+///     exploration.action("type sw") { model.queryChanged("sw") }
+///     exploration.action("type swift") { model.queryChanged("swift") }
+///     exploration.atEnd("shows the last query's results") { model.results == ["swift"] }
+///   }
+///   #expect(report.failure == nil)
+/// }
+/// ```
+@MainActor @discardableResult
+public func explore(
+  _ strategy: ExplorationStrategy,
+  replay: String? = nil,
+  outsideWait: Duration? = nil,
+  fileID: StaticString = #fileID,
+  filePath: StaticString = #filePath,
+  line: UInt = #line,
+  column: UInt = #column,
+  _ scenario: @escaping @MainActor (Exploration) async throws -> Void
+) async -> ExplorationReport {
+  await exploring(
+    strategy, replay: replay, outsideWait: outsideWait,
+    at: CallSite(fileID: fileID, filePath: filePath, line: line, column: column), scenario)
+}
+
 /// ``explore(_:replay:outsideWait:fileID:filePath:line:column:_:)``, reporting at `site`,
 /// with the bound on one job's run that ends the test run (``JobWatchdog``) given, and the
 /// exhaustive search's sleep sets off where `reduces` is false (to measure what they save).
@@ -141,8 +181,36 @@ package func exploring(
   jobBound: Duration? = nil, reduces: Bool = true, at site: CallSite,
   _ scenario: @escaping @MainActor (Exploration) async throws -> Void
 ) -> ExplorationReport {
-  let report = ExplorationProcess.run(replay: replay, site: site, strategy: strategy) {
-    progress in
+  reported(
+    ExplorationProcess.run(
+      replay: replay, site: site, strategy: strategy,
+      explorers(strategy, outsideWait, jobBound, reduces, site, scenario)),
+    at: site)
+}
+
+/// The `async` ``explore(_:replay:outsideWait:fileID:filePath:line:column:_:)``, reporting at
+/// `site`, with the same knobs as the synchronous `exploring`.
+@MainActor @discardableResult
+package func exploring(
+  _ strategy: ExplorationStrategy, replay: String? = nil, outsideWait: Duration? = nil,
+  jobBound: Duration? = nil, reduces: Bool = true, at site: CallSite,
+  _ scenario: @escaping @MainActor (Exploration) async throws -> Void
+) async -> ExplorationReport {
+  reported(
+    await ExplorationProcess.run(
+      replay: replay, site: site, strategy: strategy,
+      explorers(strategy, outsideWait, jobBound, reduces, site, scenario)),
+    at: site)
+}
+
+/// Builds the explorer of `scenario`, given where it writes its progress.
+@MainActor
+private func explorers(
+  _ strategy: ExplorationStrategy, _ outsideWait: Duration?, _ jobBound: Duration?,
+  _ reduces: Bool, _ site: CallSite,
+  _ scenario: @escaping @MainActor (Exploration) async throws -> Void
+) -> (ExplorationProgress?) -> Explorer {
+  { progress in
     Explorer(
       strategy: strategy, outsideWait: outsideWait, jobBound: jobBound, reduces: reduces,
       site: site, progress: progress
@@ -150,7 +218,12 @@ package func exploring(
       ExplorationSchedule.setup(scenario)
     }
   }
-  // A child exploring for the test process reports nothing: the test process does.
+}
+
+/// `report`, its failure reported at `site`; a child exploring for the test process reports
+/// nothing: the test process does.
+@MainActor
+private func reported(_ report: ExplorationReport, at site: CallSite) -> ExplorationReport {
   if let failure = report.failure, !ExplorationProcess.isChild {
     site.report(failure.description)
   }

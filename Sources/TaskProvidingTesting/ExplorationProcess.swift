@@ -64,7 +64,8 @@ package enum ExplorationProcess {
     return try body()
   }
 
-  /// Runs the exploration `make` builds where it belongs, and returns its report.
+  /// Runs the exploration `make` builds where it belongs, and returns its report, holding the
+  /// main actor throughout, the wait for a child included.
   package static func run(
     replay: String?, site: CallSite, strategy: ExplorationStrategy,
     _ make: (ExplorationProgress?) -> Explorer
@@ -72,16 +73,43 @@ package enum ExplorationProcess {
     if let request = ChildRequest.current {
       return serve(request, replay: replay, site: site, strategy: strategy, make)
     }
-    guard let (test, arguments) = isolatedTest() else { return make(nil).run(replay: replay) }
-    let occurrence = earlier[test, default: []].count
-    let call = ChildCall(
-      test: test, site: site.key, occurrence: occurrence, earlier: earlier[test] ?? [],
-      arguments: arguments)
+    guard let call = childCall(site: site) else { return make(nil).run(replay: replay) }
     // Where nothing traps, the test process explores as well, after the child: what the
     // scenario leaves behind (a value it records, a file it writes) is then the test's to read.
     let report =
       trapReport(of: call, replay: replay, strategy: strategy) ?? make(nil).run(replay: replay)
-    earlier[test, default: []].append(ReportPayload.encode(report))
+    return recorded(report, of: call)
+  }
+
+  /// Runs the exploration `make` builds where it belongs, and returns its report, giving the
+  /// main actor back between schedules and while a child explores.
+  package static func run(
+    replay: String?, site: CallSite, strategy: ExplorationStrategy,
+    _ make: (ExplorationProgress?) -> Explorer
+  ) async -> ExplorationReport {
+    // A child serves one call and ends: the test beside it is filtered out.
+    if let request = ChildRequest.current {
+      return serve(request, replay: replay, site: site, strategy: strategy, make)
+    }
+    guard let call = childCall(site: site) else { return await make(nil).run(replay: replay) }
+    let trapped = await ThreadOfItsOwn.run {
+      trapReport(of: call, replay: replay, strategy: strategy)
+    }
+    if let trapped { return recorded(trapped, of: call) }
+    return recorded(await make(nil).run(replay: replay), of: call)
+  }
+
+  /// The call to explore first in a child, or `nil` to explore in process.
+  private static func childCall(site: CallSite) -> ChildCall? {
+    guard let (test, arguments) = isolatedTest() else { return nil }
+    return ChildCall(
+      test: test, site: site.key, occurrence: earlier[test, default: []].count,
+      earlier: earlier[test] ?? [], arguments: arguments)
+  }
+
+  /// `report`, kept as the report of `call`, which a child running the test again is handed.
+  private static func recorded(_ report: ExplorationReport, of call: ChildCall) -> ExplorationReport {
+    earlier[call.test, default: []].append(ReportPayload.encode(report))
     return report
   }
 
@@ -134,8 +162,9 @@ package enum ExplorationProcess {
   // MARK: The test process
 
   /// The exploration `call` names, run first in a child: the report of the schedule that
-  /// ended the child, or `nil` if none did (or the child never reached the call).
-  private static func trapReport(
+  /// ended the child, or `nil` if none did (or the child never reached the call). It only
+  /// waits for children, so it may run on any thread.
+  private nonisolated static func trapReport(
     of call: ChildCall, replay: String?, strategy: ExplorationStrategy
   ) -> ExplorationReport? {
     let first = ChildProcess.run(call, mode: "explore")
@@ -171,7 +200,7 @@ package enum ExplorationProcess {
   /// A trapping schedule reduced, as ``FailureShrinker`` reduces others: each child tries the
   /// candidates from where the last one died, and a candidate that traps the same way and is
   /// nearer the default order becomes the schedule to reduce.
-  private static func reduce(
+  private nonisolated static func reduce(
     _ departures: [ReplayString.Departure], dyingAs trap: String, call: ChildCall
   ) -> [ReplayString.Departure] {
     var best = departures
@@ -196,7 +225,7 @@ package enum ExplorationProcess {
     return best
   }
 
-  private static func failed(
+  private nonisolated static func failed(
     strategy: ExplorationStrategy, number: Int, departures: [ReplayString.Departure],
     steps: [String], reason: String
   ) -> ExplorationReport {
@@ -264,7 +293,7 @@ package enum ExplorationProcess {
 }
 
 /// One `explore` call of a test, as a child finds it again.
-struct ChildCall {
+struct ChildCall: Sendable {
   /// The test's ID, as Swift Testing describes it.
   let test: String
   /// The call's place in the source.

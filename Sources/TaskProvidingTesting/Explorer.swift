@@ -26,121 +26,75 @@ package struct Explorer {
       strategy: strategy.description, progress: progress)
   }
 
-  /// Explores, or runs only the schedule `replay` names.
-  package func run(replay: String?) -> ExplorationReport {
-    defer { runner.watchdog?.stop() }
-    if let replay { return self.replay(replay) }
-    switch strategy {
-    case .exhaustive(let limit, let deviations):
-      return exhaustive(limit: max(limit, 1), cap: deviations.map { max($0, 0) })
-    case .random(let seed, let schedules):
-      for number in 1...max(schedules, 1) {
-        var decider = RandomDecider(seed: seed, schedule: number)
-        let run = runner.run(&decider)
-        if run.failure != nil { return found(run, number: number) }
+  /// An exploration under way, one schedule a step: its strategy's search, then the
+  /// reduction of the failure it found.
+  package struct Course {
+    fileprivate enum Phase {
+      case replaying(String)
+      case searching(any ScheduleSearch)
+      case reducing(FailureShrinker, number: Int)
+    }
+
+    fileprivate var phase: Phase
+  }
+
+  /// The exploration's course, or the run of only the schedule `replay` names.
+  package func begin(replay: String?) -> Course {
+    if let replay { return Course(phase: .replaying(replay)) }
+    let search: any ScheduleSearch =
+      switch strategy {
+      case .exhaustive(let limit, let deviations):
+        ExhaustiveSearch(strategy, limit: limit, cap: deviations, reduces: reduces)
+      case .random(let seed, let schedules):
+        RandomSearch(strategy, seed: seed, schedules: schedules)
+      case .pct(let seed, let schedules, let depth):
+        PCTSearch(strategy, seed: seed, schedules: schedules, depth: depth)
       }
-      return ExplorationReport(
-        strategy: strategy, schedules: max(schedules, 1), isComplete: false, failure: nil)
-    case .pct(let seed, let schedules, let depth):
-      var longest = 8
-      for number in 1...max(schedules, 1) {
-        var decider = PCTDecider(seed: seed, schedule: number, depth: depth, decisions: longest)
-        let run = runner.run(&decider)
-        longest = max(longest, run.decisions.count)
-        if run.failure != nil { return found(run, number: number) }
+    return Course(phase: .searching(search))
+  }
+
+  /// Runs the course's next schedule; its report once the exploration is over.
+  package func step(_ course: inout Course) -> ExplorationReport? {
+    switch course.phase {
+    case .replaying(let text):
+      return replay(text)
+    case .searching(var search):
+      switch search.step(runner) {
+      case .searching:
+        course.phase = .searching(search)
+        return nil
+      case .finished(let report):
+        return report
+      case .found(let run, let number):
+        course.phase = .reducing(FailureShrinker(runner: runner, failing: run), number: number)
+        return nil
       }
-      return ExplorationReport(
-        strategy: strategy, schedules: max(schedules, 1), isComplete: false, failure: nil)
+    case .reducing(var shrinker, let number):
+      guard shrinker.step() else {
+        course.phase = .reducing(shrinker, number: number)
+        return nil
+      }
+      return told(shrinker.best, number: number)
     }
   }
 
-  /// Rounds of growing bound on departures (0, 1, 2, …) until no order is left for the next
-  /// round, `cap` is reached or `limit` schedules have run.
-  ///
-  /// Each schedule runs once. Round 0 runs every order of the scenario's choices with no
-  /// departure; each schedule a round runs yields the first steps of its orders with one
-  /// departure more (``ExhaustiveSearch/oneDepartureMore(after:asleep:)``), which the next
-  /// round runs, choices and all, in the order of their picks, so that schedules are numbered
-  /// as a depth-first search of each round would number them. Running a round afresh from the
-  /// empty prefix would run every schedule of the rounds before it again.
-  private func exhaustive(limit: Int, cap: Int?) -> ExplorationReport {
-    var schedules = 0
-    var bound: Int?
-    var round = 0
-    var starts: Set<[Int]> = [[]]
-    // First steps of later rounds, by round.
-    var later: [Int: Set<[Int]>] = [:]
-    // Schedules the sleep sets forced to depart more often than their round: each counts in
-    // the round of its departures, where a depth-first search of that round would meet it.
-    var early: [Int: Set<[Int]>] = [:]
-    var counted = Set<[Int]>()
-    let full = { (schedules: Int) in
-      ExplorationReport(
-        strategy: strategy, schedules: schedules, isComplete: false,
-        boundLeftSchedulesOut: true, bound: bound, failure: nil)
-    }
+  /// Explores, or runs only the schedule `replay` names, holding the main actor throughout.
+  package func run(replay: String?) -> ExplorationReport {
+    defer { runner.watchdog?.stop() }
+    var course = begin(replay: replay)
     while true {
-      var waiting = (early.removeValue(forKey: round) ?? []).sorted {
-        $0.lexicographicallyPrecedes($1)
-      }[...]
-      // Counts the forced schedules met before `picks` in this round's order; `false` when
-      // the limit is reached.
-      func countWaiting(before picks: [Int]?) -> Bool {
-        while let first = waiting.first, picks.map(first.lexicographicallyPrecedes) ?? true {
-          waiting.removeFirst()
-          guard counted.insert(first).inserted else { continue }
-          schedules += 1
-          if schedules >= limit { return false }
-        }
-        return true
-      }
-      for start in starts.sorted(by: { $0.lexicographicallyPrecedes($1) }) {
-        var prefix = start
-        while true {
-          var decider = ExhaustiveSearch.Follower(prefix: prefix, reduces: reduces, cap: cap)
-          let run = runner.run(&decider)
-          let picks = run.decisions.map(\.pick)
-          let departures = run.jobDeviations
-          // A schedule the sleep sets stopped only reorders one that ran; one they forced
-          // past the cap is outside the space asked for.
-          if !decider.isRedundant, departures <= cap ?? .max, !counted.contains(picks) {
-            if run.failure != nil {
-              guard countWaiting(before: picks) else { return full(schedules) }
-              return found(run, number: schedules + 1)
-            }
-            if departures > round {
-              early[departures, default: []].insert(picks)
-            } else {
-              guard countWaiting(before: picks) else { return full(schedules) }
-              counted.insert(picks)
-              schedules += 1
-              if schedules >= limit { return full(schedules) }
-            }
-          }
-          let more = ExhaustiveSearch.oneDepartureMore(after: run, asleep: decider.asleep)
-          if !more.isEmpty { later[departures + 1, default: []].formUnion(more) }
-          guard
-            let next = ExhaustiveSearch.next(
-              after: run, asleep: decider.asleep, departures: round, from: start.count)
-          else { break }
-          prefix = next
-        }
-      }
-      guard countWaiting(before: nil) else { return full(schedules) }
-      bound = round
-      // No order is left for a later round: the whole space has run.
-      guard let next = Set(later.keys).union(early.keys).min() else {
-        return ExplorationReport(
-          strategy: strategy, schedules: schedules, isComplete: true,
-          boundLeftSchedulesOut: false, bound: round, failure: nil)
-      }
-      if next > cap ?? .max {
-        return ExplorationReport(
-          strategy: strategy, schedules: schedules, isComplete: true,
-          boundLeftSchedulesOut: true, bound: round, failure: nil)
-      }
-      round = next
-      starts = later.removeValue(forKey: next) ?? []
+      if let report = step(&course) { return report }
+    }
+  }
+
+  /// Explores, or runs only the schedule `replay` names, giving the main actor back to other
+  /// work between schedules once it has held it for a turn (``MainActorTurn``).
+  package func run(replay: String?) async -> ExplorationReport {
+    defer { runner.watchdog?.stop() }
+    var course = begin(replay: replay)
+    while true {
+      if let report = step(&course) { return report }
+      await MainActorTurn.giveBackIfDue()
     }
   }
 
@@ -181,10 +135,8 @@ package struct Explorer {
         steps: run.steps, reason: failure.reason, deviations: run.deviations))
   }
 
-  /// The report of a failure found on schedule `number`: reduced, then told.
-  private func found(_ failing: ScheduleRun, number: Int) -> ExplorationReport {
-    var shrinker = FailureShrinker(runner: runner)
-    let reduced = shrinker.reduce(failing)
+  /// The report of a failure found on schedule `number` and reduced to `reduced`: told.
+  private func told(_ reduced: ScheduleRun, number: Int) -> ExplorationReport {
     var decider = ReplayDecider(reduced.departures)
     let told = runner.run(&decider, narrate: tells)
     let reason = (told.failure ?? reduced.failure)?.reason ?? "the schedule failed"

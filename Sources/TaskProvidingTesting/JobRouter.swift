@@ -31,6 +31,10 @@ final class JobRouter: Sendable {
       var nextSequence = 0
       /// Whether the driver sleeps waiting for a job from another thread.
       var isSleeping = false
+      /// The driver's task, when it waits for such a job without holding its thread.
+      var waiter: CheckedContinuation<Void, Never>?
+      /// How many times the driver's task has waited so.
+      var waits = 0
       /// Once closed, a job that was on its way here goes to the runtime instead.
       var isClosed = false
       /// Sleeps of the scope's tasks that have not ended yet: each brings a job when it does.
@@ -49,6 +53,17 @@ final class JobRouter: Sendable {
 
       var count: Int { jobs.count - head }
 
+      /// Whoever of the driver waits for a job from another thread, taken to be woken
+      /// outside the lock: its task, its thread, or nobody.
+      mutating func wakeDriver() -> Waking {
+        defer {
+          isSleeping = false
+          waiter = nil
+        }
+        if let waiter { return .task(waiter) }
+        return isSleeping ? .thread : .nobody
+      }
+
       mutating func removeJob(at index: Int) -> ReadyJob {
         let entry = jobs[index]
         if index == head {
@@ -66,7 +81,23 @@ final class JobRouter: Sendable {
     }
 
     let state = Locked(State())
-    let wake = DispatchSemaphore(value: 0)
+    let semaphore = DispatchSemaphore(value: 0)
+
+    /// Who waits for a job from another thread.
+    enum Waking {
+      case nobody
+      case thread
+      case task(CheckedContinuation<Void, Never>)
+    }
+
+    /// Wakes the driver ``State/wakeDriver()`` took.
+    func wake(_ waking: Waking) {
+      switch waking {
+      case .nobody: break
+      case .thread: semaphore.signal()
+      case .task(let continuation): continuation.resume()
+      }
+    }
 
     // Guarded by the router's registry lock, as the registry is: whether the queue is open,
     // and the tasks and actor turns it claimed, to forget them when it closes. Kept on the
@@ -256,18 +287,17 @@ final class JobRouter: Sendable {
     if claim { self.claim(address, identity: identity, actor: actor, for: queue) }
     let outside = !fromSleep && DriverContext.current?.owner !== queue
     let queued = queue.state.withLock {
-      state -> (entry: ReadyJob, wake: Bool, tracer: (@Sendable (JobEvent) -> Void)?)? in
+      state -> (entry: ReadyJob, wake: Queue.Waking, tracer: (@Sendable (JobEvent) -> Void)?)? in
       guard !state.isClosed else { return nil }
       if outside { state.outsideArrivals += 1 }
       let entry = ReadyJob(
         sequence: state.nextSequence, lane: lane, task: identity, actor: actor, job: job)
       state.nextSequence += 1
       state.jobs.append(entry)
-      defer { state.isSleeping = false }
-      return (entry, state.isSleeping, state.tracer)
+      return (entry, state.wakeDriver(), state.tracer)
     }
     guard let (entry, wake, tracer) = queued else { return .foreign }
-    if wake { queue.wake.signal() }
+    queue.wake(wake)
     if let tracer {
       tracer(
         JobEvent(
@@ -317,12 +347,11 @@ final class JobRouter: Sendable {
     DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(nanoseconds)) {
       if case .foreign = self.route(job, .pool, fromSleep: true) { Self.forward(job, .pool) }
       if let owner {
-        let wake = owner.state.withLock { state -> Bool in
+        let wake = owner.state.withLock { state in
           state.pendingSleeps -= 1
-          defer { state.isSleeping = false }
-          return state.isSleeping
+          return state.wakeDriver()
         }
-        if wake { owner.wake.signal() }
+        owner.wake(wake)
       }
     }
   }
@@ -482,9 +511,35 @@ final class JobRouter: Sendable {
       return false
     }
     let woken =
-      queue.wake.wait(timeout: .now() + .nanoseconds(remaining.dispatchNanoseconds)) == .success
+      queue.semaphore.wait(timeout: .now() + .nanoseconds(remaining.dispatchNanoseconds)) == .success
     if !woken { queue.state.withLock { $0.isSleeping = false } }
     return woken
+  }
+
+  /// Waits, holding no thread, until a job for `queue` arrives from another thread or
+  /// `deadline` passes; returns at once if a job is waiting.
+  func wait(for queue: Queue, until deadline: ContinuousClock.Instant) async {
+    await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+      let number = queue.state.withLock { state -> Int? in
+        guard state.count == 0 else { return nil }
+        state.isSleeping = true
+        state.waiter = continuation
+        state.waits += 1
+        return state.waits
+      }
+      guard let number else { return continuation.resume() }
+      let left = max(ContinuousClock.now.duration(to: deadline), .zero).dispatchNanoseconds
+      DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(left)) {
+        // Only the wait it was set for: a later one has a deadline of its own.
+        let timedOut = queue.state.withLock { state -> CheckedContinuation<Void, Never>? in
+          guard state.waits == number, let waiter = state.waiter else { return nil }
+          state.waiter = nil
+          state.isSleeping = false
+          return waiter
+        }
+        timedOut?.resume()
+      }
+    }
   }
 
   /// Whether the calling thread works for an open scope right now: it runs one of a scope's

@@ -60,18 +60,29 @@ final class JobScope: Sendable {
     }
   }
 
-  /// Runs jobs, each chosen by `order`, until `ended` holds or `deadline` passes; returns
-  /// whether `ended` holds. While it waits for a job from another thread (a timer, a
-  /// callback), it sleeps. It stops early, returning `true`, after `limit` jobs. `watchdog`,
-  /// if given, is told of each job as it begins and ends.
-  func drain(
-    until deadline: ContinuousClock.Instant, ended: () -> Bool, order: inout JobPicker,
-    jobsRun: inout Int, stopAfter limit: Int = .max, watchdog: JobWatchdog? = nil
-  ) -> Bool {
+  /// Why ``runReady(ended:order:jobsRun:stopAfter:watchdog:turnEnds:)`` stopped.
+  enum Pause {
+    /// `ended` holds, or the limit of jobs was reached.
+    case ended
+    /// No job is ready and no sleep of the scope's tasks is under way: only a thread
+    /// outside the scope can bring one.
+    case idle
+    /// The turn ended with jobs still to run.
+    case turnOver
+  }
+
+  /// Runs jobs, each chosen by `order`, until `ended` holds, `limit` jobs have run here, no
+  /// job is ready (virtual time first moving to the earliest sleep's end), or `turnEnds`
+  /// passes. `watchdog`, if given, is told of each job as it begins and ends.
+  func runReady(
+    ended: () -> Bool, order: inout JobPicker, jobsRun: inout Int, stopAfter limit: Int = .max,
+    watchdog: JobWatchdog? = nil, turnEnds: ContinuousClock.Instant? = nil
+  ) -> Pause {
     var ranHere = 0
     while true {
       // Only a job this loop runs can end the body, so checking between jobs is enough.
-      if ended() { return true }
+      if ended() { return .ended }
+      if let turnEnds, ContinuousClock.now >= turnEnds { return .turnOver }
       if JobRouter.shared.runNext(
         queue, sleepIfEmpty: false,
         pick: { jobs, head in
@@ -83,14 +94,56 @@ final class JobScope: Sendable {
         watchdog?.end()
         jobsRun += 1
         ranHere += 1
-        if ranHere >= limit { return true }
+        if ranHere >= limit { return .ended }
         continue
       }
       // No job is ready: the scope's time moves to its earliest sleep's end.
       if JobRouter.shared.wakeEarliestTimer(queue) { continue }
-      guard JobRouter.shared.sleepIfIdle(queue) else { continue }
-      if !JobRouter.shared.sleep(queue, until: deadline), ContinuousClock.now >= deadline {
-        return ended()
+      return .idle
+    }
+  }
+
+  /// Runs jobs, each chosen by `order`, until `ended` holds or `deadline` passes; returns
+  /// whether `ended` holds. While it waits for a job from another thread (a timer, a
+  /// callback), it sleeps. It stops early, returning `true`, after `limit` jobs. `watchdog`,
+  /// if given, is told of each job as it begins and ends.
+  func drain(
+    until deadline: ContinuousClock.Instant, ended: () -> Bool, order: inout JobPicker,
+    jobsRun: inout Int, stopAfter limit: Int = .max, watchdog: JobWatchdog? = nil
+  ) -> Bool {
+    while true {
+      switch runReady(
+        ended: ended, order: &order, jobsRun: &jobsRun, stopAfter: limit, watchdog: watchdog)
+      {
+      case .ended: return true
+      case .idle, .turnOver:
+        guard JobRouter.shared.sleepIfIdle(queue) else { continue }
+        if !JobRouter.shared.sleep(queue, until: deadline), ContinuousClock.now >= deadline {
+          return ended()
+        }
+      }
+    }
+  }
+
+  /// ``drain(until:ended:order:jobsRun:stopAfter:watchdog:)``, giving the main actor back
+  /// after each turn (``MainActorTurn``) and while it waits for a job from another thread.
+  @MainActor
+  func drain(
+    until deadline: ContinuousClock.Instant, ended: () -> Bool, order: inout JobPicker,
+    jobsRun: inout Int, watchdog: JobWatchdog? = nil
+  ) async -> Bool {
+    while true {
+      switch runReady(
+        ended: ended, order: &order, jobsRun: &jobsRun, watchdog: watchdog,
+        turnEnds: .now + MainActorTurn.length)
+      {
+      case .ended: return true
+      case .turnOver: await MainActorTurn.giveBackIfDue()
+      case .idle:
+        await JobRouter.shared.wait(for: queue, until: deadline)
+        if JobRouter.shared.count(queue) == 0, ContinuousClock.now >= deadline {
+          return ended()
+        }
       }
     }
   }

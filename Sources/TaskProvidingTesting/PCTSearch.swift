@@ -35,3 +35,32 @@ struct PCTDecider: ScheduleDecider {
     return pick
   }
 }
+
+/// `schedules` schedules under PCT, each expecting as many decisions as the longest so far
+/// had, so its priority changes fall where decisions are.
+struct PCTSearch: ScheduleSearch {
+  let strategy: ExplorationStrategy
+  let seed: UInt64
+  let schedules: Int
+  let depth: Int
+  private var number = 1
+  private var longest = 8
+
+  init(_ strategy: ExplorationStrategy, seed: UInt64, schedules: Int, depth: Int) {
+    self.strategy = strategy
+    self.seed = seed
+    self.schedules = max(schedules, 1)
+    self.depth = depth
+  }
+
+  mutating func step(_ runner: ScheduleRunner) -> SearchStep {
+    var decider = PCTDecider(seed: seed, schedule: number, depth: depth, decisions: longest)
+    let run = runner.run(&decider)
+    longest = max(longest, run.decisions.count)
+    if run.failure != nil { return .found(run, number: number) }
+    number += 1
+    guard number > schedules else { return .searching }
+    return .finished(
+      ExplorationReport(strategy: strategy, schedules: schedules, isComplete: false, failure: nil))
+  }
+}

@@ -20,3 +20,27 @@ enum SearchSeed {
     return generator.next()
   }
 }
+
+/// `schedules` schedules, each decision taken uniformly at random.
+struct RandomSearch: ScheduleSearch {
+  let strategy: ExplorationStrategy
+  let seed: UInt64
+  let schedules: Int
+  private var number = 1
+
+  init(_ strategy: ExplorationStrategy, seed: UInt64, schedules: Int) {
+    self.strategy = strategy
+    self.seed = seed
+    self.schedules = max(schedules, 1)
+  }
+
+  mutating func step(_ runner: ScheduleRunner) -> SearchStep {
+    var decider = RandomDecider(seed: seed, schedule: number)
+    let run = runner.run(&decider)
+    if run.failure != nil { return .found(run, number: number) }
+    number += 1
+    guard number > schedules else { return .searching }
+    return .finished(
+      ExplorationReport(strategy: strategy, schedules: schedules, isComplete: false, failure: nil))
+  }
+}

@@ -80,6 +80,47 @@ public func withSerialScheduler<R: Sendable>(
     at: CallSite(fileID: fileID, filePath: filePath, line: line, column: column), body)
 }
 
+/// Runs `body` with every job it causes run one at a time, on the calling thread, in the
+/// order `order` gives, as the synchronous
+/// ``withSerialScheduler(order:timeout:fileID:filePath:line:column:_:)`` does, giving the main
+/// actor back to other work every few milliseconds and while the body waits for a job from
+/// outside (a sleep of a task it does not own, a thread of its own).
+///
+/// This is the form to use in an `async` test, where Swift picks it for
+/// `try await withSerialScheduler { … }`: a test that runs the scheduler thousands of times,
+/// or a body that waits for real I/O, then keeps no `@MainActor` test beside it waiting. The
+/// jobs run in the same order as under the synchronous form: other main-actor work runs only
+/// between two of the body's jobs, never inside one, and a job of the body's waits for no
+/// one but the main actor's turn.
+///
+/// ```swift
+/// @Test @MainActor func bothIncrementsCount() async throws {
+///   for seed in 0..<1_000 {
+///     try await withSerialScheduler(order: .random(seed: UInt64(seed))) {
+///       let counter = Counter()
+///       async let first: Void = counter.increment()
+///       async let second: Void = counter.increment()
+///       _ = await (first, second)
+///       #expect(await counter.value == 2)
+///     }
+///   }
+/// }
+/// ```
+@MainActor
+public func withSerialScheduler<R: Sendable>(
+  order: JobOrder = .fifo,
+  timeout: Duration = .seconds(30),
+  fileID: StaticString = #fileID,
+  filePath: StaticString = #filePath,
+  line: UInt = #line,
+  column: UInt = #column,
+  _ body: @escaping @MainActor () async throws -> R
+) async throws -> R {
+  try await runSerially(
+    order: order, timeout: timeout,
+    at: CallSite(fileID: fileID, filePath: filePath, line: line, column: column), body)
+}
+
 /// ``withSerialScheduler(order:timeout:fileID:filePath:line:column:_:)``, failing at `site`.
 @MainActor
 package func runSerially<R: Sendable>(
@@ -87,45 +128,142 @@ package func runSerially<R: Sendable>(
   waitsForCancelledBody: Bool = false,
   _ body: @escaping @MainActor () async throws -> R
 ) throws -> R {
-  guard let scope = JobScope.open() else {
-    throw SerialSchedulerUnavailableError(location: site.location)
+  let run = try SerialRun(
+    order: order, timeout: timeout, at: site, waitsForCancelledBody: waitsForCancelledBody, body)
+  defer { run.close() }
+  run.drive()
+  return try run.result()
+}
+
+/// The `async` ``withSerialScheduler(order:timeout:fileID:filePath:line:column:_:)``, failing
+/// at `site`.
+@MainActor
+package func runSerially<R: Sendable>(
+  order: JobOrder = .fifo, timeout: Duration, at site: CallSite,
+  waitsForCancelledBody: Bool = false,
+  _ body: @escaping @MainActor () async throws -> R
+) async throws -> R {
+  let run = try SerialRun(
+    order: order, timeout: timeout, at: site, waitsForCancelledBody: waitsForCancelledBody, body)
+  defer { run.close() }
+  await run.drive()
+  return try run.result()
+}
+
+/// One run of a body under the serial scheduler: its scope, its task, and how far it got.
+///
+/// The body runs until it ends or its timeout passes; past the timeout its task is
+/// cancelled and given a second more to end, so its jobs do not outlive the test if it can
+/// help it, and the run throws ``SerialSchedulerTimeoutError``.
+@MainActor
+final class SerialRun<R: Sendable> {
+  private let scope: JobScope
+  private let outcome = Outcome<R>()
+  private var picker: JobPicker
+  private var jobsRun = 0
+  /// A job that never returns would keep the timeout from ever being seen: past the timeout
+  /// and a second more, the watchdog ends the run and says which job it was.
+  private let watchdog: JobWatchdog
+  private let task: Task<Void, Never>
+  private let timeout: Duration
+  private let site: CallSite
+  /// The body borrows a closure that must not outlive this call: keep driving it once
+  /// cancelled, however long it takes.
+  private let waitsForCancelledBody: Bool
+  private var phase = Phase.running
+
+  private enum Phase {
+    case running
+    case cancelled
+    case over(timedOut: Bool)
   }
-  defer { if !scope.close() { site.report(JobScope.hookReplacedMessage) } }
-  let outcome = Outcome<R>()
-  let task = scope.adopting {
-    Task { @MainActor in
-      do { outcome.end(.success(try await body())) } catch { outcome.end(.failure(error)) }
+
+  init(
+    order: JobOrder, timeout: Duration, at site: CallSite, waitsForCancelledBody: Bool,
+    _ body: @escaping @MainActor () async throws -> R
+  ) throws {
+    guard let scope = JobScope.open() else {
+      throw SerialSchedulerUnavailableError(location: site.location)
+    }
+    self.scope = scope
+    self.picker = JobPicker(order)
+    self.timeout = timeout
+    self.site = site
+    self.waitsForCancelledBody = waitsForCancelledBody
+    let outcome = outcome
+    task = scope.adopting {
+      Task { @MainActor in
+        do { outcome.end(.success(try await body())) } catch { outcome.end(.failure(error)) }
+      }
+    }
+    watchdog = JobWatchdog(
+      bound: FailureBoundScale.scaled(timeout) + .seconds(1),
+      scope: { "withSerialScheduler at \(site.description)" })
+  }
+
+  /// Runs the body's jobs on this thread until the run is over, holding the main actor.
+  func drive() {
+    while let deadline {
+      drained(
+        scope.drain(
+          until: deadline, ended: outcome.hasEnded, order: &picker, jobsRun: &jobsRun,
+          watchdog: watchdog))
     }
   }
-  var jobsRun = 0
-  var picker = JobPicker(order)
-  // A job that never returns would keep the timeout from ever being seen: past the timeout
-  // and a second more, the watchdog ends the run and says which job it was.
-  let watchdog = JobWatchdog(
-    bound: FailureBoundScale.scaled(timeout) + .seconds(1),
-    scope: { "withSerialScheduler at \(site.description)" })
-  defer { watchdog.stop() }
-  if scope.drain(
-    until: .now + FailureBoundScale.scaled(timeout), ended: outcome.hasEnded, order: &picker,
-    jobsRun: &jobsRun, watchdog: watchdog),
-    let result = outcome.result
-  {
-    return try result.get()
-  }
-  task.cancel()
-  // A second to end once cancelled, so its jobs do not outlive the test if it can help it.
-  var ended = scope.drain(
-    until: .now + .seconds(1), ended: outcome.hasEnded, order: &picker, jobsRun: &jobsRun,
-    watchdog: watchdog)
-  if waitsForCancelledBody, !ended {
-    // The body borrows a closure that must not outlive this call: keep driving it.
-    while !ended {
-      ended = scope.drain(
-        until: .now + .seconds(10), ended: outcome.hasEnded, order: &picker, jobsRun: &jobsRun,
+
+  /// Runs the body's jobs on this thread until the run is over, giving the main actor back
+  /// between turns.
+  func drive() async {
+    while let deadline {
+      // An isolated property cannot be lent across a suspension: lend copies.
+      var picker = picker
+      var jobsRun = jobsRun
+      let ended = await scope.drain(
+        until: deadline, ended: outcome.hasEnded, order: &picker, jobsRun: &jobsRun,
         watchdog: watchdog)
+      self.picker = picker
+      self.jobsRun = jobsRun
+      drained(ended)
     }
   }
-  throw SerialSchedulerTimeoutError(timeout: timeout, jobsRun: jobsRun, location: site.location)
+
+  /// Until when to drive the body's jobs next, or `nil` once the run is over.
+  private var deadline: ContinuousClock.Instant? {
+    switch phase {
+    case .running: .now + FailureBoundScale.scaled(timeout)
+    case .cancelled: .now + (waitsForCancelledBody ? .seconds(10) : .seconds(1))
+    case .over: nil
+    }
+  }
+
+  /// The drive up to ``deadline`` has returned, the body having `ended` or not.
+  private func drained(_ ended: Bool) {
+    switch phase {
+    case .running where ended:
+      phase = .over(timedOut: false)
+    case .running:
+      task.cancel()
+      phase = .cancelled
+    case .cancelled where ended || !waitsForCancelledBody:
+      phase = .over(timedOut: true)
+    case .cancelled, .over:
+      break
+    }
+  }
+
+  /// What the body returned or threw, or the timeout's error.
+  func result() throws -> R {
+    if case .over(timedOut: false) = phase, let result = outcome.result {
+      return try result.get()
+    }
+    throw SerialSchedulerTimeoutError(timeout: timeout, jobsRun: jobsRun, location: site.location)
+  }
+
+  /// Hands back what the body never ran, and reports a hook that something else replaced.
+  func close() {
+    watchdog.stop()
+    if !scope.close() { site.report(JobScope.hookReplacedMessage) }
+  }
 }
 
 /// How a scheduled body ended, set by its last job.

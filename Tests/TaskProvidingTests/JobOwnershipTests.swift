@@ -86,7 +86,7 @@ struct JobOwnershipTests {
     // The loop is running before the schedulers start, and until they have all ended.
     for await _ in started.stream {}
     for seed in UInt64(0)..<100 {
-      try withSerialScheduler(order: .random(seed: seed)) {
+      try await withSerialScheduler(order: .random(seed: seed)) {
         driving.setValue(Self.thread())
         await Self.enqueueAJob()
       }
@@ -102,7 +102,7 @@ struct JobOwnershipTests {
     let busy = Task.detached {
       while running.value { await Self.enqueueAJob() }
     }
-    let report = explore(.random(seed: 5, schedules: 100)) { exploration in
+    let report = await explore(.random(seed: 5, schedules: 100)) { exploration in
       let counter = Counter()
       let tasks = (0..<2).map { _ in Task { _ = await counter.increment() } }
       for task in tasks { await task.value }
@@ -147,7 +147,7 @@ struct JobOwnershipTests {
     let inner = try withSerialScheduler { () async -> [Int] in
       let log = LockIsolated<[Int]>([])
       let outerTask = Task { log.withValue { $0.append(0) } }
-      let nested = try? withSerialScheduler { () async -> [Int] in
+      let nested = try? await withSerialScheduler { () async -> [Int] in
         let tasks = (1...3).map { number in Task { log.withValue { $0.append(number) } } }
         for task in tasks { await task.value }
         return log.value
@@ -161,7 +161,7 @@ struct JobOwnershipTests {
 
   @Test func workLeftRunningGoesBackToTheRuntime() async throws {
     let gate = AsyncStream<Void>.makeStream()
-    let left = try withSerialScheduler { () async -> Task<Int, Never> in
+    let left = try await withSerialScheduler { () async -> Task<Int, Never> in
       Task.detached {
         for await _ in gate.stream {}
         return 7
