@@ -119,9 +119,10 @@ struct ExhaustiveSearch: ScheduleSearch {
     round = next
     starts = (later.removeValue(forKey: next) ?? []).sorted { $0.lexicographicallyPrecedes($1) }
     nextStart = 0
-    waiting = (early.removeValue(forKey: round) ?? []).sorted {
-      $0.lexicographicallyPrecedes($1)
-    }[...]
+    waiting =
+      (early.removeValue(forKey: round) ?? []).sorted {
+        $0.lexicographicallyPrecedes($1)
+      }[...]
     return nil
   }
 

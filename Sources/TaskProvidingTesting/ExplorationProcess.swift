@@ -108,7 +108,8 @@ package enum ExplorationProcess {
   }
 
   /// `report`, kept as the report of `call`, which a child running the test again is handed.
-  private static func recorded(_ report: ExplorationReport, of call: ChildCall) -> ExplorationReport {
+  private static func recorded(_ report: ExplorationReport, of call: ChildCall) -> ExplorationReport
+  {
     earlier[call.test, default: []].append(ReportPayload.encode(report))
     return report
   }

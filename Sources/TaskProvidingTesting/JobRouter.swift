@@ -511,7 +511,8 @@ final class JobRouter: Sendable {
       return false
     }
     let woken =
-      queue.semaphore.wait(timeout: .now() + .nanoseconds(remaining.dispatchNanoseconds)) == .success
+      queue.semaphore.wait(timeout: .now() + .nanoseconds(remaining.dispatchNanoseconds))
+      == .success
     if !woken { queue.state.withLock { $0.isSleeping = false } }
     return woken
   }
