@@ -104,12 +104,18 @@ public struct SerialSchedulerTrait: TestTrait, SuiteTrait, TestScoping {
     try await withoutActuallyEscaping(function) { function in
       // The scheduler needs an escaping body; it returns only once the body has ended, or
       // after it has given up on it and cancelled it.
-      let body = UncheckedFunction(function)
-      try await MainActor.run {
-        try runSerially(timeout: timeout, at: site, waitsForCancelledBody: true) {
-          try await body.call()
-        }
-      }
+      try await Self.run(UncheckedFunction(function), timeout: timeout, at: site)
+    }
+  }
+
+  /// Runs `body` under the scheduler's `async` form, which gives the main actor back to the
+  /// tests beside it every few milliseconds.
+  @MainActor
+  private static func run(
+    _ body: UncheckedFunction, timeout: Duration, at site: CallSite
+  ) async throws {
+    try await runSerially(timeout: timeout, at: site, waitsForCancelledBody: true) {
+      try await body.call()
     }
   }
 }

@@ -13,7 +13,7 @@ import Testing
 /// An exploration holds the main actor while it runs. The tests here go through their
 /// scenarios one exploration at a time, each in a turn of its own on the main actor, so the
 /// suite's other main-actor tests get their turns in between.
-@Suite(.exploresInProcess, .timeLimit(.minutes(ThreadSanitizer.minutes(2))))
+@Suite(.exploresInProcess, .mainActorTurn, .timeLimit(.minutes(ThreadSanitizer.minutes(2))))
 struct ExplorationTests {
   /// Our model, every schedule of each scenario. How many there are is asserted, so a change
   /// to the scenario, the model or the explorer that changes the space is noticed.
@@ -25,11 +25,9 @@ struct ExplorationTests {
     // Under the sanitizer, the smaller spaces: that pass looks for data races.
     let spaces = ThreadSanitizer.isActive ? every.filter { $0.1 < 100 } : every
     for (scenario, schedules) in spaces {
-      let report = await MainActorTurns.take {
-        explore(.exhaustive(limit: 100_000, deviations: 1)) { exploration in
-          scenario.build(exploration) { client, provider in
-            NumberFactFeature(numberFact: client, taskProvider: provider)
-          }
+      let report = await explore(.exhaustive(limit: 100_000, deviations: 1)) { exploration in
+        scenario.build(exploration) { client, provider in
+          NumberFactFeature(numberFact: client, taskProvider: provider)
         }
       }
       #expect(report.failure == nil, "\(scenario)")
@@ -55,37 +53,34 @@ struct ExplorationTests {
   func theStoreSeesFactsInTheOrderTheyWereShownInEverySchedule(
     strategy: ExplorationStrategy, schedules: Int
   ) async {
-    let report = await MainActorTurns.take {
-      explore(strategy) { exploration in
-        // The store logs each write as it begins; the explorer decides when each write task
-        // runs among everything else.
-        let log = Locked<[String]>([])
-        var store = FactStore.inMemory()
-        store.recordShown = { facts, _, _ in log.withLock { $0 += facts.map(\.text) } }
-        // Two facts shown one after the other, each answered by the explorer: a lighter
-        // scenario than the shared ones, whose failures would multiply the schedules.
-        let facts = ControlledNumberFactClient(answers: {
-          NumberFact(number: $0.number, kind: $0.kind, text: "\($0.number) \($0.kind)")
-        })
-        let provider = exploration.provider
-        let model = NumberFactFeature(
-          numberFact: facts.client, taskProvider: provider, store: store,
-          now: { Date(timeIntervalSince1970: 0) })
-        exploration.action("tap get-fact") {
-          _ = provider.task(name: "tap") { await model.getFactButtonTapped() }
+    let report = await explore(strategy) { exploration in
+      // The store logs each write as it begins; the explorer decides when each write task
+      // runs among everything else.
+      let log = Locked<[String]>([])
+      var store = FactStore.inMemory()
+      store.recordShown = { facts, _, _ in log.withLock { $0 += facts.map(\.text) } }
+      // Two facts shown one after the other, each answered by the explorer: a lighter
+      // scenario than the shared ones, whose failures would multiply the schedules.
+      let facts = ControlledNumberFactClient(answers: {
+        NumberFact(number: $0.number, kind: $0.kind, text: "\($0.number) \($0.kind)")
+      })
+      let provider = exploration.provider
+      let model = NumberFactFeature(
+        numberFact: facts.client, taskProvider: provider, store: store,
+        now: { Date(timeIntervalSince1970: 0) })
+      exploration.action("tap get-fact") {
+        _ = provider.task(name: "tap") { await model.getFactButtonTapped() }
+      }
+      exploration.action("type 1 and Enter") {
+        _ = provider.task(name: "tap") { await model.numberEntered(1) }
+      }
+      exploration.atEnd("the store has every fact shown, in the order shown, a repeat at the top") {
+        var stored: [String] = []
+        for text in log.withLock({ $0 }) {
+          stored.removeAll { $0 == text }
+          stored.append(text)
         }
-        exploration.action("type 1 and Enter") {
-          _ = provider.task(name: "tap") { await model.numberEntered(1) }
-        }
-        exploration.atEnd("the store has every fact shown, in the order shown, a repeat at the top")
-        {
-          var stored: [String] = []
-          for text in log.withLock({ $0 }) {
-            stored.removeAll { $0 == text }
-            stored.append(text)
-          }
-          return stored == model.history.map(\.text)
-        }
+        return stored == model.history.map(\.text)
       }
     }
     #expect(report.failure == nil)
@@ -103,11 +98,9 @@ struct ExplorationTests {
         ExplorationStrategy.random(seed: 7, schedules: count),
         .pct(seed: 7, schedules: count, depth: 3),
       ] {
-        let report = await MainActorTurns.take {
-          explore(strategy) { exploration in
-            scenario.build(exploration) { client, provider in
-              NumberFactFeature(numberFact: client, taskProvider: provider)
-            }
+        let report = await explore(strategy) { exploration in
+          scenario.build(exploration) { client, provider in
+            NumberFactFeature(numberFact: client, taskProvider: provider)
           }
         }
         #expect(report.failure == nil, "\(scenario), \(strategy)")
@@ -145,14 +138,11 @@ struct ExplorationTests {
       ExplorationStrategy.exhaustive(), .random(seed: 1, schedules: 2_000),
       .pct(seed: 1, schedules: 2_000, depth: 3),
     ] {
-      let found = await MainActorTurns.take {
-        var found: ExplorationReport?
-        withKnownIssue {
-          found = explore(strategy, build)
-        } matching: {
-          $0.description.contains("Exploration (")
-        }
-        return found
+      var found: ExplorationReport?
+      await withKnownIssue {
+        found = await explore(strategy, build)
+      } matching: {
+        $0.description.contains("Exploration (")
       }
       guard let failure = found?.failure else {
         Issue.record("\(strategy) did not find \(flaw) in \(scenario)")
@@ -165,14 +155,11 @@ struct ExplorationTests {
         "\(failure.steps)")
       // The replay string runs exactly that schedule again, every time.
       for _ in 0..<3 {
-        let replayed = await MainActorTurns.take {
-          var replayed: ExplorationReport?
-          withKnownIssue {
-            replayed = explore(strategy, replay: failure.replay, build)
-          } matching: {
-            $0.description.contains(failure.replay)
-          }
-          return replayed
+        var replayed: ExplorationReport?
+        await withKnownIssue {
+          replayed = await explore(strategy, replay: failure.replay, build)
+        } matching: {
+          $0.description.contains(failure.replay)
         }
         #expect(replayed?.failure?.steps == failure.steps)
         #expect(replayed?.failure?.reason == failure.reason)
@@ -256,10 +243,10 @@ final class TimedLookup {
 
 @MainActor @Suite(.mainActorTurn) struct ExplorationSamples {
   // sample: wallet-exploration
-  @Test func twoPaymentsCanSpendTheSameMoney() {
+  @Test func twoPaymentsCanSpendTheSameMoney() async {
     var report: ExplorationReport?
-    withKnownIssue("the wallet checks, then acts") {
-      report = explore(.exhaustive()) { exploration in
+    await withKnownIssue("the wallet checks, then acts") {
+      report = await explore(.exhaustive()) { exploration in
         let ledger = LockIsolated(100)  // what the remote ledger holds
         let read = ControlledFunction<Void, Int>("balance read", answers: { ledger.value })
         let write = ControlledFunction<Int, Void>(
@@ -279,10 +266,10 @@ final class TimedLookup {
   // end sample
 
   // sample: timed-lookup-exploration
-  @Test func aTimeoutCanReplaceAnAnswerThatCameInTime() {
+  @Test func aTimeoutCanReplaceAnAnswerThatCameInTime() async {
     var report: ExplorationReport?
-    withKnownIssue("the timeout does not check that it is still loading") {
-      report = explore(.exhaustive()) { exploration in
+    await withKnownIssue("the timeout does not check that it is still loading") {
+      report = await explore(.exhaustive()) { exploration in
         let define = ControlledFunction<String, String>("define", answers: { "\($0): a bird" })
         let lookup = TimedLookup(
           taskProvider: exploration.provider, clock: exploration.clock,

@@ -10,7 +10,7 @@ import Testing
 ///
 /// Each exploration runs exhaustively and under PCT with several seeds; the schedule counts
 /// are in docs/peer-code.md.
-@Suite(.exploresInProcess, .timeLimit(.minutes(ThreadSanitizer.minutes(3))))
+@Suite(.exploresInProcess, .mainActorTurn, .timeLimit(.minutes(ThreadSanitizer.minutes(3))))
 struct PeerCodeTests {
   // Under the sanitizer, fewer: that pass looks for data races, and runs several times slower.
   static let seeds: [UInt64] = ThreadSanitizer.isActive ? [1] : [1, 2, 3, 4, 5]
@@ -20,15 +20,13 @@ struct PeerCodeTests {
 
   /// Runs `scenario` exhaustively (every schedule up to the default limit) and under PCT with
   /// each seed; returns the exhaustive report.
-  static func exploreEveryWay(
+  @MainActor static func exploreEveryWay(
     _ scenario: @escaping @MainActor @Sendable (Exploration) async throws -> Void
   ) async -> ExplorationReport {
-    let exhaustive = await MainActorTurns.take { explore(.exhaustive(limit: limit), scenario) }
+    let exhaustive = await explore(.exhaustive(limit: limit), scenario)
     #expect(exhaustive.failure == nil)
     for seed in seeds {
-      let pct = await MainActorTurns.take {
-        explore(.pct(seed: seed, schedules: pctSchedules, depth: 3), scenario)
-      }
+      let pct = await explore(.pct(seed: seed, schedules: pctSchedules, depth: 3), scenario)
       #expect(pct.failure == nil, "PCT seed \(seed)")
     }
     return exhaustive
@@ -64,24 +62,23 @@ struct PeerCodeTests {
       }
     }
     #expect(report.schedules > 1)
-    let issueCase = await MainActorTurns.take {
-      explore(.pct(seed: 3, schedules: Self.issueCaseSchedules, depth: 3)) { exploration in
-        let (first, one) = AsyncStream.makeStream(of: Int.self)
-        let (second, two) = AsyncStream.makeStream(of: Int.self)
-        Task {
-          one.yield(1)
-          one.yield(3)
-          one.finish()
-        }
-        Task {
-          two.yield(2)
-          two.finish()
-        }
-        var all: [Int] = []
-        for await element in merge(first, second) { all.append(element) }
-        let collected = all
-        exploration.atEnd("every element arrives") { collected.sorted() == [1, 2, 3] }
+    let issueCase = await explore(.pct(seed: 3, schedules: Self.issueCaseSchedules, depth: 3)) {
+      exploration in
+      let (first, one) = AsyncStream.makeStream(of: Int.self)
+      let (second, two) = AsyncStream.makeStream(of: Int.self)
+      Task {
+        one.yield(1)
+        one.yield(3)
+        one.finish()
       }
+      Task {
+        two.yield(2)
+        two.finish()
+      }
+      var all: [Int] = []
+      for await element in merge(first, second) { all.append(element) }
+      let collected = all
+      exploration.atEnd("every element arrives") { collected.sorted() == [1, 2, 3] }
     }
     #expect(issueCase.failure == nil)
     #expect(issueCase.schedules == Self.issueCaseSchedules)

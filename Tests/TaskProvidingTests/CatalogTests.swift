@@ -14,7 +14,7 @@ import Testing
 ///
 /// No scenario of the catalog sleeps in real time or waits for another thread, so a schedule
 /// with nothing left to run is stuck at once: `outsideWait` is short.
-@Suite(.exploresInProcess) struct CatalogTests {
+@Suite(.exploresInProcess, .mainActorTurn) struct CatalogTests {
   static let outsideWait = Duration.milliseconds(20)
 
   /// Within how many schedules each strategy finds each bug: the exhaustive search with its
@@ -55,15 +55,12 @@ import Testing
     for entry in CatalogEntry.all {
       let found = try #require(await Self.findBug(entry, with: .exhaustive()), "\(entry)")
       #expect(found.scheduleNumber <= Self.foundWithin[entry.name]?.exhaustive ?? 0, "\(entry)")
-      let replayed = await MainActorTurns.take {
-        var replayed: ExplorationReport?
-        withKnownIssue {
-          replayed = explore(
-            .exhaustive(), replay: found.replay, outsideWait: Self.outsideWait, entry.bug)
-        } matching: {
-          $0.description.contains(found.replay)
-        }
-        return replayed
+      var replayed: ExplorationReport?
+      await withKnownIssue {
+        replayed = await explore(
+          .exhaustive(), replay: found.replay, outsideWait: Self.outsideWait, entry.bug)
+      } matching: {
+        $0.description.contains(found.replay)
       }
       #expect(replayed?.failure?.reason == found.reason, "\(entry)")
       #expect(replayed?.failure?.steps == found.steps, "\(entry)")
@@ -89,16 +86,14 @@ import Testing
     for entry in CatalogEntry.all {
       // Under the sanitizer, a few hundred schedules of each: that pass looks for data races.
       let limit = ThreadSanitizer.isActive ? 300 : 10_000
-      let exhaustive = await MainActorTurns.take {
-        explore(.exhaustive(limit: limit), outsideWait: Self.outsideWait, entry.fixed)
-      }
+      let exhaustive = await explore(
+        .exhaustive(limit: limit), outsideWait: Self.outsideWait, entry.fixed)
       #expect(exhaustive.failure == nil, "\(entry)")
       // Every schedule, unless there are more than the limit.
       #expect(exhaustive.coversEverySchedule || exhaustive.schedules == limit, "\(entry)")
       for seed in Self.seeds {
-        let pct = await MainActorTurns.take {
-          explore(.pct(seed: seed, schedules: 100), outsideWait: Self.outsideWait, entry.fixed)
-        }
+        let pct = await explore(
+          .pct(seed: seed, schedules: 100), outsideWait: Self.outsideWait, entry.fixed)
         #expect(pct.failure == nil, "\(entry), PCT seed \(seed)")
       }
     }
@@ -127,14 +122,12 @@ import Testing
   static func findBug(
     _ entry: CatalogEntry, with strategy: ExplorationStrategy
   ) async -> ExplorationFailure? {
-    await MainActorTurns.take {
-      var report: ExplorationReport?
-      withKnownIssue("\(entry.summary)") {
-        report = explore(strategy, outsideWait: outsideWait, entry.bug)
-      } matching: {
-        $0.description.contains("Exploration (")
-      }
-      return report?.failure
+    var report: ExplorationReport?
+    await withKnownIssue("\(entry.summary)") {
+      report = await explore(strategy, outsideWait: outsideWait, entry.bug)
+    } matching: {
+      $0.description.contains("Exploration (")
     }
+    return report?.failure
   }
 }

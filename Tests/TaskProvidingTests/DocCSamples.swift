@@ -230,9 +230,9 @@ struct ManualSamples {
 // The article "Finding reentrancy bugs": the cache and its fix are the catalog's.
 @MainActor @Suite(.mainActorTurn) struct ReentrancySamples {
   // sample: reentrancy-test
-  @Test func twoViewsOfOneImageDownloadItOnce() {
-    withKnownIssue("the cache downloads a.png twice") {
-      let report = explore(.exhaustive()) { exploration in
+  @Test func twoViewsOfOneImageDownloadItOnce() async {
+    await withKnownIssue("the cache downloads a.png twice") {
+      let report = await explore(.exhaustive()) { exploration in
         let server = ImageServer()
         let cache = ImageCache(server: server)
         let views = (1...2).map { view in
@@ -248,8 +248,8 @@ struct ManualSamples {
   // end sample
 
   // sample: reentrancy-fixed-test
-  @Test func twoViewsOfOneImageShareItsDownload() {
-    let report = explore(.exhaustive()) { exploration in
+  @Test func twoViewsOfOneImageShareItsDownload() async {
+    let report = await explore(.exhaustive()) { exploration in
       let server = ImageServer()
       let cache = SharedDownloadImageCache(server: server)
       let views = (1...2).map { view in

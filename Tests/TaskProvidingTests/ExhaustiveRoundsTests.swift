@@ -35,9 +35,7 @@ struct ExhaustiveRoundsTests {
 
   @Test func everyScheduleOfEveryRoundRunsOnce() async {
     let runs = Locked(0)
-    let report = await MainActorTurns.take {
-      explore(.exhaustive(), Self.twoTasks(runs))
-    }
+    let report = await explore(.exhaustive(), Self.twoTasks(runs))
     #expect(report.failure == nil)
     #expect(report.isComplete)
     #expect(!report.boundLeftSchedulesOut)
@@ -50,12 +48,8 @@ struct ExhaustiveRoundsTests {
 
   @Test func aCapStopsTheRoundsAndSaysSo() async {
     let runs = Locked(0)
-    let all = await MainActorTurns.take {
-      explore(.exhaustive(), Self.twoTasks(Locked(0)))
-    }
-    let capped = await MainActorTurns.take {
-      explore(.exhaustive(deviations: 1), Self.twoTasks(runs))
-    }
+    let all = await explore(.exhaustive(), Self.twoTasks(Locked(0)))
+    let capped = await explore(.exhaustive(deviations: 1), Self.twoTasks(runs))
     #expect(capped.failure == nil)
     #expect(capped.bound == 1)
     #expect(capped.boundLeftSchedulesOut)
@@ -64,12 +58,8 @@ struct ExhaustiveRoundsTests {
   }
 
   @Test func theSameSpaceIsCountedWithOrWithoutALimitInTheWay() async {
-    let whole = await MainActorTurns.take {
-      explore(.exhaustive(), Self.twoTasks(Locked(0)))
-    }
-    let limited = await MainActorTurns.take {
-      explore(.exhaustive(limit: whole.schedules - 1), Self.twoTasks(Locked(0)))
-    }
+    let whole = await explore(.exhaustive(), Self.twoTasks(Locked(0)))
+    let limited = await explore(.exhaustive(limit: whole.schedules - 1), Self.twoTasks(Locked(0)))
     #expect(limited.schedules == whole.schedules - 1)
     #expect(!limited.isComplete)
   }

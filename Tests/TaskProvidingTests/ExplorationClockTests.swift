@@ -14,8 +14,8 @@ import Testing
     case found(String)
   }
 
-  @Test func theClockMovesOnlyOnceNoJobIsReady() {
-    let report = explore(.exhaustive()) { exploration in
+  @Test func theClockMovesOnlyOnceNoJobIsReady() async {
+    let report = await explore(.exhaustive()) { exploration in
       let provider = exploration.provider
       let clock = exploration.clock
       var events: [String] = []
@@ -37,9 +37,9 @@ import Testing
     #expect(report.schedules == 2)
   }
 
-  @Test func anAnswerAndATimeoutAreTriedInBothOrders() {
+  @Test func anAnswerAndATimeoutAreTriedInBothOrders() async {
     let seen = LockIsolated(Set<[String]>())
-    let report = explore(.exhaustive()) { exploration in
+    let report = await explore(.exhaustive()) { exploration in
       let provider = exploration.provider
       let clock = exploration.clock
       let fetch = ControlledFunction<Int, Int>("fetch", answers: { $0 })
@@ -63,8 +63,8 @@ import Testing
     #expect(seen.value == [["answer", "timeout"], ["timeout", "answer"]])
   }
 
-  @Test func aCancelledSleepThrowsAndAPastDeadlineDoesNotWait() {
-    let report = explore(.exhaustive()) { exploration in
+  @Test func aCancelledSleepThrowsAndAPastDeadlineDoesNotWait() async {
+    let report = await explore(.exhaustive()) { exploration in
       let provider = exploration.provider
       let clock = exploration.clock
       var outcome = ""
@@ -108,8 +108,8 @@ import Testing
     #expect(before.duration(to: far) > .zero)
   }
 
-  @Test func theClockIsTheDependencysClock() {
-    let report = explore(.exhaustive()) { exploration in
+  @Test func theClockIsTheDependencysClock() async {
+    let report = await explore(.exhaustive()) { exploration in
       @Dependency(\.continuousClock) var continuous
       @Dependency(\.suspendingClock) var suspending
       exploration.atEnd("both clocks are the exploration's") {
@@ -120,8 +120,8 @@ import Testing
     #expect(report.failure == nil)
   }
 
-  @Test func aTimeoutThatChecksItIsStillLoadingPassesEverySchedule() {
-    let report = explore(.exhaustive()) { exploration in
+  @Test func aTimeoutThatChecksItIsStillLoadingPassesEverySchedule() async {
+    let report = await explore(.exhaustive()) { exploration in
       let define = ControlledFunction<String, String>("define", answers: { "\($0): a bird" })
       let provider = exploration.provider
       let clock = exploration.clock

@@ -120,11 +120,11 @@ struct JobOwnershipTests {
     let busy = Task.detached {
       while running.value { await Self.enqueueAJob() }
     }
-    func orders() -> [String] {
+    func orders() async -> [String] {
       var seen: [String] = []
       for seed in UInt64(1)...20 {
         let log = LockIsolated<[Int]>([])
-        explore(.random(seed: seed, schedules: 1)) { exploration in
+        await explore(.random(seed: seed, schedules: 1)) { exploration in
           let tasks = (0..<3).map { number in
             Task.detached { log.withValue { $0.append(number) } }
           }
@@ -135,8 +135,8 @@ struct JobOwnershipTests {
       }
       return seen
     }
-    let first = orders()
-    let second = orders()
+    let first = await orders()
+    let second = await orders()
     running.setValue(false)
     await busy.value
     #expect(first == second)

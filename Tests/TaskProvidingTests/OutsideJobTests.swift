@@ -8,8 +8,8 @@ import Testing
 @MainActor @Suite(.mainActorTurn, .exploresInProcess) struct OutsideJobTests {
   /// A job from outside (here the shared timer ending an unanswered call; in an app, a
   /// sleep ending) arrives while there is nothing to choose: the schedule goes on with it.
-  @Test func aScheduleWaitsForAJobFromOutside() {
-    let report = explore(.random(seed: 3, schedules: 3)) { exploration in
+  @Test func aScheduleWaitsForAJobFromOutside() async {
+    let report = await explore(.random(seed: 3, schedules: 3)) { exploration in
       let provider = exploration.provider
       let silent = ControlledFunction<Int, Int>(
         "call nobody answers", answerTimeout: .milliseconds(10))
@@ -25,11 +25,11 @@ import Testing
     #expect(report.schedules == 3)
   }
 
-  @Test func aScenarioStuckOnSomethingNoChoiceGivesIsReported() {
+  @Test func aScenarioStuckOnSomethingNoChoiceGivesIsReported() async {
     let never = ControlledFunction<Int, Int>("lookup without answers")
     var report: ExplorationReport?
-    withKnownIssue {
-      report = explore(.exhaustive(), outsideWait: .milliseconds(20)) { exploration in
+    await withKnownIssue {
+      report = await explore(.exhaustive(), outsideWait: .milliseconds(20)) { exploration in
         let provider = exploration.provider
         exploration.action("look up") {
           provider.task(name: "lookup") { _ = try? await never.function(1) }

@@ -6,17 +6,17 @@ import Testing
 /// A replay string runs exactly the schedule it names, and one that is not a replay string
 /// is reported, not run.
 @MainActor @Suite(.mainActorTurn, .exploresInProcess) struct ReplayTests {
-  @Test func aMalformedReplayIsReportedNotRun() {
+  @Test func aMalformedReplayIsReportedNotRun() async {
     var report: ExplorationReport?
-    withKnownIssue {
-      report = explore(.exhaustive(), replay: "0.1.2") { _ in }
+    await withKnownIssue {
+      report = await explore(.exhaustive(), replay: "0.1.2") { _ in }
     } matching: {
       $0.description.contains("is not a replay string")
     }
     #expect(report?.schedules == 0)
   }
 
-  @Test func randomSchedulesReplayExactly() {
+  @Test func randomSchedulesReplayExactly() async {
     let build: @MainActor (Exploration) async throws -> Void = { exploration in
       let search = ControlledFunction<String, [String]>("search", answers: { [$0] })
       let model = SupersedingSearch(taskProvider: exploration.provider, search: search.function)
@@ -30,11 +30,13 @@ import Testing
       }
     }
     var found: ExplorationReport?
-    withKnownIssue { found = explore(.random(seed: 11, schedules: 500), build) }
+    await withKnownIssue { found = await explore(.random(seed: 11, schedules: 500), build) }
     let failure = try? #require(found?.failure)
     #expect(failure?.replay.hasPrefix("x2:") == true)
     var again: ExplorationReport?
-    withKnownIssue { again = explore(.random(seed: 11), replay: failure?.replay, build) }
+    await withKnownIssue {
+      again = await explore(.random(seed: 11), replay: failure?.replay, build)
+    }
     #expect(again?.failure?.steps == failure?.steps)
   }
 }

@@ -35,14 +35,14 @@ import Testing
     #expect(first.filter { $0 != "pool" } == ["a", "b", "c"])
   }
 
-  @Test func randomKeepsTheMainActorsOrderAndReplaysBySeed() throws {
+  @Test func randomKeepsTheMainActorsOrderAndReplaysBySeed() async throws {
     var seen: Set<[String]> = []
     for seed in UInt64(0)..<50 {
-      let order = try withSerialScheduler(order: .random(seed: seed)) {
+      let order = try await withSerialScheduler(order: .random(seed: seed)) {
         await Self.spawnOrder()
       }
       #expect(order.filter { $0 != "pool" } == ["a", "b", "c"])
-      let again = try withSerialScheduler(order: .random(seed: seed)) {
+      let again = try await withSerialScheduler(order: .random(seed: seed)) {
         await Self.spawnOrder()
       }
       #expect(again == order, "seed \(seed) did not replay")
@@ -71,17 +71,17 @@ import Testing
     }
   }
 
-  @Test func aBodyThatNeverEndsIsReportedCancelledAndThrows() throws {
+  @Test func aBodyThatNeverEndsIsReportedCancelledAndThrows() async throws {
     let function = ControlledFunction<Int, Int>("answer")
-    try withKnownIssue {
-      _ = try withSerialScheduler(timeout: .milliseconds(50)) {
+    try await withKnownIssue {
+      _ = try await withSerialScheduler(timeout: .milliseconds(50)) {
         try await function.function(1)  // never answered; throws once cancelled
       }
     } matching: { issue in
       issue.description.contains("did not end within 0.05 seconds")
         || issue.error is SerialSchedulerTimeoutError
     }
-    let call = try withSerialScheduler { try await function.nextCall() }
+    let call = try await withSerialScheduler { try await function.nextCall() }
     #expect(call.observedCancellation)
     #expect(call.isEnded)
   }
@@ -105,9 +105,9 @@ import Testing
 
 @MainActor @Suite(.mainActorTurn) struct SerialSchedulerSamples {
   // sample: serial-scheduler
-  @Test func everyInterleavingCountsEveryTap() throws {
+  @Test func everyInterleavingCountsEveryTap() async throws {
     for seed in UInt64(1)...1_000 {
-      try withSerialScheduler(order: .random(seed: seed)) {
+      try await withSerialScheduler(order: .random(seed: seed)) {
         try await withRecordingTaskProvider { provider in
           let counter = TapCounter(taskProvider: provider)
           for _ in 0..<3 { counter.tapped() }

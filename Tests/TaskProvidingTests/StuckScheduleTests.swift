@@ -16,43 +16,39 @@ import Testing
 /// One at a time: the exit tests start a child process of the test binary, which under
 /// ThreadSanitizer takes both cores for a while, and the dispatch-queue test's one-time wait
 /// for a job from outside must not fall in that while.
-@Suite(.serialized, .timeLimit(.minutes(ThreadSanitizer.minutes(1))))
+@Suite(.serialized, .mainActorTurn, .timeLimit(.minutes(ThreadSanitizer.minutes(1))))
 struct StuckScheduleTests {
   /// A wake-up lost because the signal came before the waiter registered: found, reduced and
   /// reported as stuck with nothing outside under way, so no schedule waited out
   /// `outsideWait`.
   @Test func aLostWakeUpIsStuckWithNothingOutside() async {
-    let failure = await MainActorTurns.take {
-      var report: ExplorationReport?
-      withKnownIssue {
-        report = explore(.exhaustive()) { exploration in
-          let bell = Bell()
-          let waiter = Task.detached(name: "waiter") { await bell.wait() }
-          let ringer = Task.detached(name: "ringer") { await bell.ring() }
-          await ringer.value
-          await waiter.value
-        }
-      } matching: {
-        $0.description.contains("nothing can run")
+    var report: ExplorationReport?
+    await withKnownIssue {
+      report = await explore(.exhaustive()) { exploration in
+        let bell = Bell()
+        let waiter = Task.detached(name: "waiter") { await bell.wait() }
+        let ringer = Task.detached(name: "ringer") { await bell.ring() }
+        await ringer.value
+        await waiter.value
       }
-      return report?.failure
+    } matching: {
+      $0.description.contains("nothing can run")
     }
+    let failure = report?.failure
     #expect(failure?.reason.contains("nothing outside the explorer's view was under way") == true)
   }
 
   /// A continuation resumed from a dispatch queue comes back: the first schedule that finds
   /// nothing to run waits for it, and every later one knows to.
   @Test func aContinuationResumedFromADispatchQueueIsWaitedFor() async {
-    let report = await MainActorTurns.take {
-      explore(.exhaustive()) { exploration in
-        let answers = Task(name: "ask") {
-          await withCheckedContinuation { (continuation: CheckedContinuation<Int, Never>) in
-            DispatchQueue.global().async { continuation.resume(returning: 42) }
-          }
+    let report = await explore(.exhaustive()) { exploration in
+      let answers = Task(name: "ask") {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Int, Never>) in
+          DispatchQueue.global().async { continuation.resume(returning: 42) }
         }
-        let answer = await answers.value
-        exploration.atEnd("the answer came back") { answer == 42 }
       }
+      let answer = await answers.value
+      exploration.atEnd("the answer came back") { answer == 42 }
     }
     #expect(report.failure == nil)
     #expect(report.coversEverySchedule)
@@ -76,15 +72,13 @@ struct StuckScheduleTests {
   /// ends the child, not the test run, and the test process reports it at the call's line
   /// through the test's issue reporting, with the schedule's replay string.
   @Test func aJobThatNeverReturnsInAChildIsReportedAndTheRunGoesOn() async {
-    let failure = await MainActorTurns.take {
-      var report: ExplorationReport?
-      withKnownIssue {
-        report = Self.exploreAJobThatNeverReturns()
-      } matching: {
-        $0.description.contains("did not return within")
-      }
-      return report?.failure
+    var report: ExplorationReport?
+    await withKnownIssue {
+      report = await Self.exploreAJobThatNeverReturns()
+    } matching: {
+      $0.description.contains("did not return within")
     }
+    let failure = report?.failure
     #expect(failure?.reason.contains("explore(exhaustive") == true)
     #expect(failure?.reason.contains("the child process exploring for the test was ended") == true)
     #expect(failure?.replay.hasPrefix("x2:") == true)
@@ -93,8 +87,8 @@ struct StuckScheduleTests {
   /// Explores a scenario whose one job blocks its thread for ever, on a lock the scenario
   /// never gives back, with half a second as the bound on one job.
   @MainActor
-  static func exploreAJobThatNeverReturns() -> ExplorationReport {
-    exploring(
+  static func exploreAJobThatNeverReturns() async -> ExplorationReport {
+    await exploring(
       .exhaustive(), jobBound: .milliseconds(500),
       at: CallSite(fileID: #fileID, filePath: #filePath, line: #line, column: #column)
     ) { _ in

@@ -13,7 +13,7 @@ import Testing
 /// The explorer interleaves where the runtime lets another job run, and only there: at a hop
 /// from one executor to another, a task's start and a continuation's resumption; never inside
 /// a job the runtime runs in one piece (docs/suspension-points.md).
-@Suite(.exploresInProcess, .timeLimit(.minutes(ThreadSanitizer.minutes(2))))
+@Suite(.exploresInProcess, .mainActorTurn, .timeLimit(.minutes(ThreadSanitizer.minutes(2))))
 struct SuspensionPointTests {
   // MARK: No more
 
@@ -23,15 +23,13 @@ struct SuspensionPointTests {
   /// closure's hop to the pool and found it held in 5 of 11 schedules.
   @Test func noJobRunsBetweenALockAndTheContinuationThatGivesItBack() async {
     for strategy in Self.strategies {
-      let report = await MainActorTurns.take {
-        explore(strategy) { exploration in
-          let gate = HandOffLock()
-          let holder = Task.detached { await gate.lockThenSuspend() }
-          let prober = Task.detached { gate.probe() }
-          await holder.value
-          await prober.value
-          exploration.atEnd("no task found the lock held") { !gate.foundHeld }
-        }
+      let report = await explore(strategy) { exploration in
+        let gate = HandOffLock()
+        let holder = Task.detached { await gate.lockThenSuspend() }
+        let prober = Task.detached { gate.probe() }
+        await holder.value
+        await prober.value
+        exploration.atEnd("no task found the lock held") { !gate.foundHeld }
       }
       #expect(report.failure == nil, "\(strategy)")
     }
@@ -40,18 +38,16 @@ struct SuspensionPointTests {
   /// The same, where the continuation is resumed later by another task: the waiting task's
   /// hop back is a job of its own, but the lock was given back before it.
   @Test func aTaskSuspendedOnTheContinuationHoldsNoLock() async {
-    let report = await MainActorTurns.take {
-      explore(.exhaustive()) { exploration in
-        let gate = HandOffLock()
-        let holder = Task.detached { await gate.lockThenWait() }
-        let prober = Task.detached {
-          gate.probe()
-          gate.resumeWaiter()
-        }
-        await holder.value
-        await prober.value
-        exploration.atEnd("no task found the lock held") { !gate.foundHeld }
+    let report = await explore(.exhaustive()) { exploration in
+      let gate = HandOffLock()
+      let holder = Task.detached { await gate.lockThenWait() }
+      let prober = Task.detached {
+        gate.probe()
+        gate.resumeWaiter()
       }
+      await holder.value
+      await prober.value
+      exploration.atEnd("no task found the lock held") { !gate.foundHeld }
     }
     #expect(report.failure == nil)
     #expect(report.coversEverySchedule)
@@ -61,8 +57,8 @@ struct SuspensionPointTests {
   /// task on the main actor: the main actor starts them in the order they were spawned, so
   /// they log in tap order in every schedule. Before, the provider held each task and the
   /// explorer started the second first, an order the runtime never gives.
-  @Test @MainActor func tasksSpawnedOnTheMainActorStartInSpawnOrder() {
-    let report = explore(.exhaustive()) { exploration in
+  @Test @MainActor func tasksSpawnedOnTheMainActorStartInSpawnOrder() async {
+    let report = await explore(.exhaustive()) { exploration in
       let model = TapLog(provider: exploration.provider)
       exploration.action("tap 1") { model.tapped(1) }
       exploration.action("tap 2") { model.tapped(2) }
@@ -74,8 +70,8 @@ struct SuspensionPointTests {
 
   /// The same on an actor of the model's own: two tasks it spawns on itself start in the
   /// order it spawned them, as its queue runs them.
-  @Test @MainActor func tasksSpawnedOnAnActorStartInSpawnOrder() {
-    let report = explore(.exhaustive()) { exploration in
+  @Test @MainActor func tasksSpawnedOnAnActorStartInSpawnOrder() async {
+    let report = await explore(.exhaustive()) { exploration in
       let journal = Journal(provider: exploration.provider)
       exploration.action("note 1 and 2") { Task { await journal.noteTwice() } }
       exploration.atEnd("the notes are in order") { journal.notes.value == [1, 2] }
@@ -87,8 +83,8 @@ struct SuspensionPointTests {
   /// An immediate task spawned through the exploration's provider runs at once, up to its
   /// first suspension, inside the action that spawned it, as `Task.immediate` does: no step
   /// ever sees a tap whose task has not begun.
-  @Test @MainActor func anImmediateTaskBeginsWithinTheActionThatSpawnsIt() {
-    let report = explore(.exhaustive()) { exploration in
+  @Test @MainActor func anImmediateTaskBeginsWithinTheActionThatSpawnsIt() async {
+    let report = await explore(.exhaustive()) { exploration in
       let model = ImmediateTaps(provider: exploration.provider)
       exploration.action("tap 1") { model.tapped() }
       exploration.action("tap 2") { model.tapped() }
@@ -106,18 +102,16 @@ struct SuspensionPointTests {
   /// second: another task may run on the first in between, as another thread may.
   @Test func aHopFromOneActorToAnotherIsAChoice() async {
     let orders = LockIsolated(Set<[String]>())
-    let report = await MainActorTurns.take {
-      explore(.exhaustive()) { exploration in
-        let log = OrderLog()
-        let first = Ledger(name: "first", log: log)
-        let second = Ledger(name: "second", log: log)
-        let walker = Task.detached { await first.forward(to: second, as: "walker") }
-        let visitor = Task.detached { await first.visit(as: "visitor") }
-        await walker.value
-        await visitor.value
-        let entries = await log.entries
-        orders.withValue { _ = $0.insert(entries) }
-      }
+    let report = await explore(.exhaustive()) { exploration in
+      let log = OrderLog()
+      let first = Ledger(name: "first", log: log)
+      let second = Ledger(name: "second", log: log)
+      let walker = Task.detached { await first.forward(to: second, as: "walker") }
+      let visitor = Task.detached { await first.visit(as: "visitor") }
+      await walker.value
+      await visitor.value
+      let entries = await log.entries
+      orders.withValue { _ = $0.insert(entries) }
     }
     #expect(report.failure == nil)
     #expect(report.coversEverySchedule)
@@ -136,30 +130,28 @@ struct SuspensionPointTests {
   /// The bug needs the invalidation between two hops of the lookup's loop.
   @Test func aRaceBetweenTwoHopsOfALoopIsFound() async {
     for strategy in [ExplorationStrategy.exhaustive(), .pct(seed: 1, schedules: 200)] {
-      let failure = await MainActorTurns.take {
-        var report: ExplorationReport?
-        withKnownIssue {
-          report = explore(strategy) { exploration in
-            let workspaces = [Workspace(), Workspace()]
-            let cache = SettingsCache(workspaces: workspaces)
-            let lookup = Task.detached { _ = await cache.settings() }
-            let invalidation = Task.detached {
-              await workspaces[0].edit()
-              await cache.invalidate()
-            }
-            await lookup.value
-            await invalidation.value
-            let cached = await cache.cached
-            let current = [await workspaces[0].version, await workspaces[1].version]
-            exploration.atEnd("the cache holds nothing or the current settings") {
-              cached == nil || cached == current
-            }
+      var report: ExplorationReport?
+      await withKnownIssue {
+        report = await explore(strategy) { exploration in
+          let workspaces = [Workspace(), Workspace()]
+          let cache = SettingsCache(workspaces: workspaces)
+          let lookup = Task.detached { _ = await cache.settings() }
+          let invalidation = Task.detached {
+            await workspaces[0].edit()
+            await cache.invalidate()
           }
-        } matching: {
-          $0.description.contains("the cache holds nothing or the current settings")
+          await lookup.value
+          await invalidation.value
+          let cached = await cache.cached
+          let current = [await workspaces[0].version, await workspaces[1].version]
+          exploration.atEnd("the cache holds nothing or the current settings") {
+            cached == nil || cached == current
+          }
         }
-        return report?.failure
+      } matching: {
+        $0.description.contains("the cache holds nothing or the current settings")
       }
+      let failure = report?.failure
       #expect(failure != nil, "\(strategy)")
     }
   }
@@ -167,27 +159,25 @@ struct SuspensionPointTests {
   /// Two taps, each spawning its task through the provider, interleave at every `await`, as
   /// two `Task { }`s started together do: the image cache's double download is found.
   @Test func tapsThatSpawnThroughTheProviderInterleave() async {
-    let failure = await MainActorTurns.take {
-      var report: ExplorationReport?
-      withKnownIssue {
-        report = explore(.exhaustive()) { exploration in
-          let server = Downloads()
-          let cache = Thumbnails(server: server)
-          let provider = exploration.provider
-          for view in 1...2 {
-            exploration.action("view \(view) shows a.png") {
-              provider.task(name: "view \(view)") { _ = await cache.image("a.png") }
-            }
-          }
-          exploration.atEnd("a.png is downloaded once") {
-            server.count.withValue { $0 } <= 1
+    var report: ExplorationReport?
+    await withKnownIssue {
+      report = await explore(.exhaustive()) { exploration in
+        let server = Downloads()
+        let cache = Thumbnails(server: server)
+        let provider = exploration.provider
+        for view in 1...2 {
+          exploration.action("view \(view) shows a.png") {
+            provider.task(name: "view \(view)") { _ = await cache.image("a.png") }
           }
         }
-      } matching: {
-        $0.description.contains("a.png is downloaded once")
+        exploration.atEnd("a.png is downloaded once") {
+          server.count.withValue { $0 } <= 1
+        }
       }
-      return report?.failure
+    } matching: {
+      $0.description.contains("a.png is downloaded once")
     }
+    let failure = report?.failure
     #expect(failure != nil)
   }
 
@@ -195,10 +185,10 @@ struct SuspensionPointTests {
   /// `nonisolated` function and then sends on an actor. The function runs on the pool, where
   /// the second tap's task may get ahead of the first and send first: the server ends up
   /// disagreeing with the model.
-  @Test @MainActor func aHopFromTheMainActorToTheGenericExecutorIsAChoice() {
+  @Test @MainActor func aHopFromTheMainActorToTheGenericExecutorIsAChoice() async {
     var report: ExplorationReport?
-    withKnownIssue {
-      report = explore(.exhaustive()) { exploration in
+    await withKnownIssue {
+      report = await explore(.exhaustive()) { exploration in
         let model = LikeButton(provider: exploration.provider, encode: LikeButton.encodeLogged)
         exploration.action("tap") { model.tapped() }
         exploration.action("tap again") { model.tapped() }
@@ -216,8 +206,8 @@ struct SuspensionPointTests {
   /// drops its hop to the pool, even at `-Onone`, since nothing in it needs an executor. The
   /// task goes from the main actor straight to the network actor, in the order the taps
   /// spawned, so the runtime cannot reorder the sends, and neither does the explorer.
-  @Test @MainActor func aFunctionWhoseHopTheCompilerDropsIsNoChoice() {
-    let report = explore(.exhaustive()) { exploration in
+  @Test @MainActor func aFunctionWhoseHopTheCompilerDropsIsNoChoice() async {
+    let report = await explore(.exhaustive()) { exploration in
       let model = LikeButton(provider: exploration.provider, encode: LikeButton.encodeTrivially)
       exploration.action("tap") { model.tapped() }
       exploration.action("tap again") { model.tapped() }

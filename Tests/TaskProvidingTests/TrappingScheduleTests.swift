@@ -10,7 +10,7 @@ import Testing
 /// child process of the test binary, which the trap ends instead of this one.
 ///
 /// Each test reaching its last line is itself the proof that the run went on.
-@Suite(.timeLimit(.minutes(ThreadSanitizer.minutes(2))))
+@Suite(.mainActorTurn, .timeLimit(.minutes(ThreadSanitizer.minutes(2))))
 struct TrappingScheduleTests {
   /// What each trapping entry's report must quote of its trap.
   static let trapMessage: [String: String] = [
@@ -32,13 +32,10 @@ struct TrappingScheduleTests {
       #expect(found.deviations == found.replay.count { $0 == "." }, "\(entry)")
       // Told up to the trap: the last step is the job that trapped, or the choice before it.
       #expect(!found.steps.isEmpty, "\(entry)")
-      let replayed = await MainActorTurns.take {
-        var replayed: ExplorationReport?
-        withKnownIssue {
-          replayed = explore(
-            .exhaustive(), replay: found.replay, outsideWait: CatalogTests.outsideWait, entry.bug)
-        }
-        return replayed
+      var replayed: ExplorationReport?
+      await withKnownIssue {
+        replayed = await explore(
+          .exhaustive(), replay: found.replay, outsideWait: CatalogTests.outsideWait, entry.bug)
       }
       #expect(replayed?.failure?.reason == found.reason, "\(entry)")
       #expect(replayed?.failure?.replay == found.replay, "\(entry)")
@@ -58,20 +55,18 @@ struct TrappingScheduleTests {
   /// record in the test's own variables is there when `explore` returns.
   @Test func whatTheSchedulesLeaveBehindIsTheTestsToRead() async {
     let seen = Locked(Set<[String]>())
-    let report = await MainActorTurns.take {
-      explore(.exhaustive()) { exploration in
-        let provider = exploration.provider
-        let events = Locked<[String]>([])
-        // On the pool, so they start in either order.
-        exploration.action("start") {
-          provider.detachedTask(name: "first") { events.withLock { $0.append("first") } }
-          provider.detachedTask(name: "second") { events.withLock { $0.append("second") } }
-        }
-        exploration.atEnd("both ran") {
-          let order = events.withLock { $0 }
-          seen.withLock { _ = $0.insert(order) }
-          return order.count == 2
-        }
+    let report = await explore(.exhaustive()) { exploration in
+      let provider = exploration.provider
+      let events = Locked<[String]>([])
+      // On the pool, so they start in either order.
+      exploration.action("start") {
+        provider.detachedTask(name: "first") { events.withLock { $0.append("first") } }
+        provider.detachedTask(name: "second") { events.withLock { $0.append("second") } }
+      }
+      exploration.atEnd("both ran") {
+        let order = events.withLock { $0 }
+        seen.withLock { _ = $0.insert(order) }
+        return order.count == 2
       }
     }
     #expect(report.failure == nil)
@@ -89,9 +84,7 @@ struct TrappingScheduleTests {
 
   @Test func eachFixedTwinPassesEverySchedule() async {
     for entry in CatalogEntry.trapping {
-      let report = await MainActorTurns.take {
-        explore(.exhaustive(), outsideWait: CatalogTests.outsideWait, entry.fixed)
-      }
+      let report = await explore(.exhaustive(), outsideWait: CatalogTests.outsideWait, entry.fixed)
       #expect(report.failure == nil, "\(entry)")
       #expect(report.coversEverySchedule, "\(entry)")
     }
