@@ -94,7 +94,7 @@ public final class ControlledFunction<Input: Sendable, Output: Sendable>: Sendab
   }
 
   /// Creates a function that an exploration
-  /// (``explore(_:replay:outsideWait:fileID:filePath:line:column:_:)``) completes on its own: each open
+  /// (``explore(_:replay:outsideWait:fileID:filePath:line:column:_:)-9mvqm``) completes on its own: each open
   /// call is a choice the strategy makes, answered with `answers(input)` or failed with one
   /// of `failures`, in whichever order the schedule says.
   ///

@@ -83,7 +83,7 @@ public final class Exploration {
 /// ```
 ///
 /// The explorer owns the scenario's jobs and nothing else (as
-/// ``withSerialScheduler(order:timeout:fileID:filePath:line:column:_:)`` does): tasks the
+/// ``withSerialScheduler(order:timeout:fileID:filePath:line:column:_:)-76ht2`` does): tasks the
 /// scenario starts, with `Task { }` or through the provider, their child tasks, their actor
 /// turns and main-actor hops, and their continuations resumed from any thread. Other tests'
 /// work runs as usual beside it, so exploring tests need no `.serialized` suite, and the same
@@ -133,7 +133,7 @@ public func explore(
 }
 
 /// Runs `scenario` under many schedules, as the synchronous
-/// ``explore(_:replay:outsideWait:fileID:filePath:line:column:_:)`` does, giving the main
+/// ``explore(_:replay:outsideWait:fileID:filePath:line:column:_:)-6ler3`` does, giving the main
 /// actor back to other work between schedules and while a child process explores.
 ///
 /// This is the form to use in an `async` test, where Swift picks it for `await explore(…)`.
@@ -172,7 +172,7 @@ public func explore(
     at: CallSite(fileID: fileID, filePath: filePath, line: line, column: column), scenario)
 }
 
-/// ``explore(_:replay:outsideWait:fileID:filePath:line:column:_:)``, reporting at `site`,
+/// ``explore(_:replay:outsideWait:fileID:filePath:line:column:_:)-9mvqm``, reporting at `site`,
 /// with the bound on one job's run that ends the test run (``JobWatchdog``) given, and the
 /// exhaustive search's sleep sets off where `reduces` is false (to measure what they save).
 @MainActor @discardableResult
@@ -188,7 +188,7 @@ package func exploring(
     at: site)
 }
 
-/// The `async` ``explore(_:replay:outsideWait:fileID:filePath:line:column:_:)``, reporting at
+/// The `async` ``explore(_:replay:outsideWait:fileID:filePath:line:column:_:)-9mvqm``, reporting at
 /// `site`, with the same knobs as the synchronous `exploring`.
 @MainActor @discardableResult
 package func exploring(

@@ -1,4 +1,4 @@
-/// The order in which ``withSerialScheduler(order:timeout:fileID:filePath:line:column:_:)``
+/// The order in which ``withSerialScheduler(order:timeout:fileID:filePath:line:column:_:)-76ht2``
 /// runs the jobs that are ready.
 public enum JobOrder: Sendable, Hashable, CustomStringConvertible {
   /// Enqueue order: the same interleaving every time.

@@ -82,7 +82,7 @@ public func withSerialScheduler<R: Sendable>(
 
 /// Runs `body` with every job it causes run one at a time, on the calling thread, in the
 /// order `order` gives, as the synchronous
-/// ``withSerialScheduler(order:timeout:fileID:filePath:line:column:_:)`` does, giving the main
+/// ``withSerialScheduler(order:timeout:fileID:filePath:line:column:_:)-51sme`` does, giving the main
 /// actor back to other work every few milliseconds and while the body waits for a job from
 /// outside (a sleep of a task it does not own, a thread of its own).
 ///
@@ -121,7 +121,7 @@ public func withSerialScheduler<R: Sendable>(
     at: CallSite(fileID: fileID, filePath: filePath, line: line, column: column), body)
 }
 
-/// ``withSerialScheduler(order:timeout:fileID:filePath:line:column:_:)``, failing at `site`.
+/// ``withSerialScheduler(order:timeout:fileID:filePath:line:column:_:)-76ht2``, failing at `site`.
 @MainActor
 package func runSerially<R: Sendable>(
   order: JobOrder = .fifo, timeout: Duration, at site: CallSite,
@@ -135,7 +135,7 @@ package func runSerially<R: Sendable>(
   return try run.result()
 }
 
-/// The `async` ``withSerialScheduler(order:timeout:fileID:filePath:line:column:_:)``, failing
+/// The `async` ``withSerialScheduler(order:timeout:fileID:filePath:line:column:_:)-76ht2``, failing
 /// at `site`.
 @MainActor
 package func runSerially<R: Sendable>(

@@ -1,6 +1,6 @@
 import TaskProviding
 
-/// Thrown by ``withSerialScheduler(order:timeout:fileID:filePath:line:column:_:)`` when its
+/// Thrown by ``withSerialScheduler(order:timeout:fileID:filePath:line:column:_:)-76ht2`` when its
 /// body did not end in time.
 public struct SerialSchedulerTimeoutError: Error, CustomStringConvertible {
   /// How long the body was given.

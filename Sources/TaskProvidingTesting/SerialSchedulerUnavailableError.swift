@@ -1,6 +1,6 @@
 import TaskProviding
 
-/// Thrown by ``withSerialScheduler(order:timeout:fileID:filePath:line:column:_:)`` when the
+/// Thrown by ``withSerialScheduler(order:timeout:fileID:filePath:line:column:_:)-76ht2`` when the
 /// concurrency runtime does not export the hooks it works through.
 public struct SerialSchedulerUnavailableError: Error, CustomStringConvertible {
   /// Where the scheduler was asked for, if known.

@@ -78,7 +78,7 @@ extension Trait where Self == TaskProviderTrait {
 }
 
 /// A Swift Testing trait that runs each test under
-/// ``withSerialScheduler(order:timeout:fileID:filePath:line:column:_:)``: every job the test causes
+/// ``withSerialScheduler(order:timeout:fileID:filePath:line:column:_:)-76ht2``: every job the test causes
 /// runs one at a time, in enqueue order, on one thread.
 ///
 /// The scheduler owns the test's jobs and nothing else, so tests under it run beside any
@@ -128,11 +128,11 @@ private struct UncheckedFunction: @unchecked Sendable {
 }
 
 extension Trait where Self == SerialSchedulerTrait {
-  /// Runs each test under ``withSerialScheduler(order:timeout:fileID:filePath:line:column:_:)``,
+  /// Runs each test under ``withSerialScheduler(order:timeout:fileID:filePath:line:column:_:)-76ht2``,
   /// with a 30-second failure bound.
   public static var serialScheduler: Self { serialScheduler(timeout: .seconds(30)) }
 
-  /// Runs each test under ``withSerialScheduler(order:timeout:fileID:filePath:line:column:_:)``
+  /// Runs each test under ``withSerialScheduler(order:timeout:fileID:filePath:line:column:_:)-76ht2``
   /// with the given failure bound.
   public static func serialScheduler(timeout: Duration) -> Self {
     Self(timeout: timeout)
