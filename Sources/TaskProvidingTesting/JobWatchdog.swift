@@ -92,6 +92,12 @@ final class JobWatchdog: Sendable {
       return now - sighting.at >= bound ? running : nil
     }
     guard let stuck else { return }
+    // Stopped at a breakpoint, a job runs for as long as the person reads it.
+    if DebuggerPresence.isAttached {
+      DebuggerPresence.noteHeldBound()
+      state.withLock { $0.sighting = ($0.begun, now) }
+      return
+    }
     fatalError(
       "A job of \(scope()) did not return within \(FailureBoundScale.describe(bound)): "
         + describe(stuck.job, stuck.trail) + ". The thread that drives it is stuck in that"

@@ -212,6 +212,21 @@ final class Deadlines: Sendable {
 
   private func fire() {
     let now = DispatchTime.now().uptimeNanoseconds
+    // A process stopped at a breakpoint finds its bounds past due once it runs again: while a
+    // debugger is attached they wait, checked again each second, rather than fail the test.
+    let isDue = state.withLock { state in
+      state.dropCancelledTop()
+      return state.heap.first.map { $0.deadline <= now } ?? false
+    }
+    if isDue, DebuggerPresence.isAttached {
+      DebuggerPresence.noteHeldBound()
+      state.withLock { state in
+        let later = now + 1_000_000_000
+        state.armed = later
+        timer.schedule(deadline: DispatchTime(uptimeNanoseconds: later))
+      }
+      return
+    }
     let due = state.withLock { state -> [@Sendable () -> Void] in
       var due: [@Sendable () -> Void] = []
       state.dropCancelledTop()
