@@ -1,14 +1,7 @@
-#if canImport(Darwin)
-  import Darwin
-#elseif canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#endif
-
-/// A value behind a pthread mutex: the lock of every shared state in the package.
+/// A value behind a mutex: the lock of every shared state in the package. A pthread mutex
+/// where there are pthreads; the standard library's `Mutex` elsewhere.
 ///
-/// `Synchronization.Mutex` would serve, but ThreadSanitizer on Linux cannot see it: it locks
+/// `Synchronization.Mutex` would serve everywhere, but ThreadSanitizer on Linux cannot see it: it locks
 /// a futex inside the uninstrumented standard library, so every access it protects reads as a
 /// race and no suppression by name hides the report. ThreadSanitizer intercepts
 /// `pthread_mutex_lock`, so state behind this lock is checked for real races only, in this
@@ -18,27 +11,21 @@
 ///
 /// Public, though this module is no product: Swift emits an `@inlinable` body into the modules
 /// that call it only for a public declaration, and a `package` one was called unspecialized,
-/// through generic metadata, on every lock (7 % of an exploration's time).
+/// through generic metadata, on every lock.
 public final class Locked<State> {
-  @usableFromInline let mutex: UnsafeMutablePointer<pthread_mutex_t>
+  @usableFromInline let mutex: RawMutex
   // The mutex is what keeps accesses apart; a dynamic exclusivity check on every lock would
   // only repeat it, at a cost an exploration pays at every step.
   @exclusivity(unchecked) @usableFromInline var state: State
 
   /// A lock around `state`.
   public init(_ state: State) {
-    // `malloc` and `free` rather than a typed pointer's generic allocate and initialize:
-    // tests make several of these each, in a debug build that calls those unspecialized.
-    // `pthread_mutex_init` initializes the memory.
-    mutex = malloc(MemoryLayout<pthread_mutex_t>.stride)!
-      .assumingMemoryBound(to: pthread_mutex_t.self)
-    PthreadResult.check(pthread_mutex_init(mutex, nil), "pthread_mutex_init")
+    mutex = RawMutex()
     self.state = state
   }
 
   deinit {
-    PthreadResult.check(pthread_mutex_destroy(mutex), "pthread_mutex_destroy")
-    free(mutex)
+    mutex.destroy()
   }
 
   /// Runs `body` with the state, holding the lock; `body` must not take the lock again.
@@ -47,8 +34,8 @@ public final class Locked<State> {
   public func withLock<Result, Failure: Error>(
     _ body: (inout State) throws(Failure) -> Result
   ) throws(Failure) -> Result {
-    PthreadResult.check(pthread_mutex_lock(mutex), "pthread_mutex_lock")
-    defer { PthreadResult.check(pthread_mutex_unlock(mutex), "pthread_mutex_unlock") }
+    mutex.lock()
+    defer { mutex.unlock() }
     return try body(&state)
   }
 }
