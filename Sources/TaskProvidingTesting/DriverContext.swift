@@ -1,11 +1,3 @@
-#if canImport(Darwin)
-  import Darwin
-#elseif canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#endif
-
 /// What a thread that drives scopes is doing right now, kept in that thread's own storage:
 /// which scope's job it runs, or which scope's work it starts. Only the thread itself reads
 /// or changes it, so it needs no lock, and a job enqueued on any other thread pays nothing
@@ -84,15 +76,11 @@ final class DriverContext {
     }
   }
 
-  private nonisolated(unsafe) static var key: pthread_key_t = {
-    var key = pthread_key_t()
-    pthread_key_create(&key, nil)
-    return key
-  }()
+  private static let slot = ThreadLocalSlot()
 
   /// The calling thread's context, if it drives a scope.
   static var current: DriverContext? {
-    guard let raw = pthread_getspecific(key) else { return nil }
+    guard let raw = slot.value else { return nil }
     return Unmanaged<DriverContext>.fromOpaque(raw).takeUnretainedValue()
   }
 
@@ -102,7 +90,7 @@ final class DriverContext {
       current
       ?? {
         let context = DriverContext()
-        pthread_setspecific(key, Unmanaged.passRetained(context).toOpaque())
+        slot.value = Unmanaged.passRetained(context).toOpaque()
         return context
       }()
     context.scopes += 1
@@ -111,12 +99,12 @@ final class DriverContext {
 
   /// The calling thread closes a scope; with its last one, it stops being a driver.
   static func leave() {
-    guard let raw = pthread_getspecific(key) else { return }
+    guard let raw = slot.value else { return }
     let context = Unmanaged<DriverContext>.fromOpaque(raw)
     let value = context.takeUnretainedValue()
     value.scopes -= 1
     guard value.scopes <= 0 else { return }
-    pthread_setspecific(key, nil)
+    slot.value = nil
     context.release()
   }
 }

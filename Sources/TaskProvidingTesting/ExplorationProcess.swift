@@ -1,14 +1,6 @@
 import LockSupport
 import Testing
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 /// Where an exploration runs: first in a child process of the test binary, so that a schedule
 /// that traps (a continuation resumed twice, a failed `precondition`, a force-unwrapped `nil`)
 /// or a job that never returns is reported like any failing schedule, and the test run goes
@@ -117,9 +109,9 @@ package enum ExplorationProcess {
   /// The test to run again in a child, and the test binary's arguments that run it alone;
   /// `nil` to explore in process.
   private static func isolatedTest() -> (test: String, arguments: [String])? {
-    #if os(Linux)
+    #if os(Linux) || os(macOS)
       guard !ExplorationRoute.inProcess,
-        getenv(inProcessVariable).map({ String(cString: $0) }) != "1",
+        environmentValue(inProcessVariable) != "1",
         ExitTest.current == nil
       else { return nil }
       if let test = Test.current {
@@ -263,7 +255,7 @@ package enum ExplorationProcess {
       let progress = ExplorationProgress(path: request.output)
     else {
       // The test took another path alone: end the child, and the test process explores.
-      _exit(0)
+      exitChild(0)
     }
     let explorer = make(progress)
     switch request.mode {
@@ -289,7 +281,7 @@ package enum ExplorationProcess {
       progress.line("R " + ReportPayload.encode(explorer.run(replay: replay)))
     }
     explorer.runner.watchdog?.stop()
-    _exit(0)
+    exitChild(0)
   }
 }
 

@@ -1,11 +1,3 @@
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 /// The factor by which the toolkit multiplies every failure bound, for a run that is slow as a
 /// whole: a suite under ThreadSanitizer, a loaded build machine.
 ///
@@ -24,7 +16,7 @@ public enum FailureBoundScale {
 
   /// The factor this process runs with, read once from ``environmentVariable``.
   public static let factor: Double = factor(
-    from: getenv(environmentVariable).map { String(cString: $0) })
+    from: environmentValue(environmentVariable))
 
   /// The factor a value of ``environmentVariable`` gives: at least 1, at most 1,000.
   public static func factor(from value: String?) -> Double {

@@ -1,4 +1,3 @@
-import Dispatch
 import LockSupport
 import TaskProviding
 
@@ -81,7 +80,7 @@ final class JobRouter: Sendable {
     }
 
     let state = Locked(State())
-    let semaphore = DispatchSemaphore(value: 0)
+    let semaphore = DriverSemaphore()
 
     /// Who waits for a job from another thread.
     enum Waking {
@@ -188,9 +187,7 @@ final class JobRouter: Sendable {
     // it: it ends neither early nor never.
     for timer in timers {
       let left = max(timer.deadline - now, .zero).dispatchNanoseconds
-      DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(left)) {
-        Self.forward(timer.job, .pool)
-      }
+      runLater(afterNanoseconds: left) { Self.forward(timer.job, .pool) }
     }
     DriverContext.leave()
     TaskCreation.scopeClosed()
@@ -344,7 +341,7 @@ final class JobRouter: Sendable {
     if timed == true { return }
     owner?.state.withLock { $0.pendingSleeps += 1 }
     let nanoseconds = max(delay, .zero).dispatchNanoseconds
-    DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(nanoseconds)) {
+    runLater(afterNanoseconds: nanoseconds) {
       if case .foreign = self.route(job, .pool, fromSleep: true) { Self.forward(job, .pool) }
       if let owner {
         let wake = owner.state.withLock { state in
@@ -510,9 +507,7 @@ final class JobRouter: Sendable {
       queue.state.withLock { $0.isSleeping = false }
       return false
     }
-    let woken =
-      queue.semaphore.wait(timeout: .now() + .nanoseconds(remaining.dispatchNanoseconds))
-      == .success
+    let woken = queue.semaphore.wait(nanoseconds: remaining.dispatchNanoseconds)
     if !woken { queue.state.withLock { $0.isSleeping = false } }
     return woken
   }
@@ -530,7 +525,7 @@ final class JobRouter: Sendable {
       }
       guard let number else { return continuation.resume() }
       let left = max(ContinuousClock.now.duration(to: deadline), .zero).dispatchNanoseconds
-      DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(left)) {
+      runLater(afterNanoseconds: left) {
         // Only the wait it was set for: a later one has a deadline of its own.
         let timedOut = queue.state.withLock { state -> CheckedContinuation<Void, Never>? in
           guard state.waits == number, let waiter = state.waiter else { return nil }

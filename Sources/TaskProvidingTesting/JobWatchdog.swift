@@ -1,4 +1,3 @@
-import Dispatch
 import LockSupport
 import TaskProviding
 
@@ -125,17 +124,17 @@ final class JobWatchdog: Sendable {
     }
 
     private let watches = Locked(Watches())
-    // Dispatch sources are safe to suspend and resume from any thread; the type is not
-    // marked Sendable. Suspends and resumes pair up under `watches`' lock.
-    private nonisolated(unsafe) let timer: any DispatchSourceTimer
+    // Armed and disarmed only under `watches`' lock.
+    private let timer = DeadlineTimer(label: "TaskProvidingTesting.watchdog")
+    private static let period: UInt64 = 100_000_000
 
     init() {
-      timer = DispatchSource.makeTimerSource(queue: .global())
-      timer.schedule(
-        deadline: .now() + .milliseconds(100), repeating: .milliseconds(100),
-        leeway: .milliseconds(50))
-      timer.setEventHandler { [watches] in
-        let open = watches.withLock { Array($0.open.values) }
+      timer.start { [watches, timer] in
+        let open = watches.withLock { watches in
+          // The next poll, armed before this one checks, while any watchdog is open.
+          timer.arm(at: watches.isRunning ? DeadlineTimer.now + Poller.period : nil)
+          return Array(watches.open.values)
+        }
         let now = ContinuousClock.now
         for watchdog in open { watchdog.check(now: now) }
       }
@@ -146,7 +145,7 @@ final class JobWatchdog: Sendable {
         watches.open[ObjectIdentifier(watchdog)] = watchdog
         if !watches.isRunning {
           watches.isRunning = true
-          timer.resume()
+          timer.arm(at: DeadlineTimer.now + Self.period)
         }
       }
     }
@@ -156,7 +155,7 @@ final class JobWatchdog: Sendable {
         watches.open[ObjectIdentifier(watchdog)] = nil
         if watches.open.isEmpty, watches.isRunning {
           watches.isRunning = false
-          timer.suspend()
+          timer.arm(at: nil)
         }
       }
     }

@@ -1,11 +1,3 @@
-#if canImport(Darwin)
-  import Darwin
-#elseif canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#endif
-
 /// The concurrency runtime's entry points the scheduler works through, found by name as
 /// `withMainSerialExecutor` finds its hook: the two enqueue hooks, and the functions that
 /// say which task is running and which task a job is.
@@ -44,10 +36,27 @@ enum RuntimeHooks {
     .map { unsafeBitCast($0, to: EnqueueGlobal.self) }
 
   /// Whether every entry point was found.
-  static let isAvailable =
-    global != nil && mainExecutor != nil && getCurrent != nil && getJobTaskID != nil
-    && getJobFlags != nil && getMainExecutor != nil && enqueueOnExecutor != nil
-    && enqueueOnPool != nil
+  static let isAvailable = missing.isEmpty
+
+  /// The entry points this runtime does not export, by name.
+  static let missing: [String] = [
+    ("swift_task_enqueueGlobal_hook", global != nil),
+    ("swift_task_getMainExecutor_hook", mainExecutor != nil),
+    ("swift_task_getCurrent", getCurrent != nil),
+    ("swift_task_getJobTaskId", getJobTaskID != nil),
+    ("swift_task_getJobFlags", getJobFlags != nil),
+    ("swift_task_getMainExecutor", getMainExecutor != nil),
+    ("swift_task_enqueue", enqueueOnExecutor != nil),
+    ("swift_task_enqueueGlobal", enqueueOnPool != nil),
+  ].filter { !$0.1 }.map(\.0)
+
+  /// Why a scope cannot open here, naming what is missing and the runtime that has it.
+  static var unavailability: String {
+    let names = missing.isEmpty ? "the enqueue hooks" : missing.joined(separator: ", ")
+    return "this concurrency runtime does not export \(names). "
+      + "Swift 6.1's runtime and later do: macOS 15.4, iOS 18.4, tvOS 18.4, watchOS 11.4 and "
+      + "visionOS 2.4 or later, or the toolchain's own runtime on Linux"
+  }
 
   /// The runtime's own main executor, read before any hook of ours answers for it: the
   /// router reads it before it installs its hooks.
@@ -131,7 +140,7 @@ enum RuntimeHooks {
   }
 
   private static func symbol(_ name: String) -> UnsafeMutableRawPointer? {
-    dlsym(dlopen(nil, RTLD_NOW), name)
+    loadedSymbol(name)
   }
 }
 

@@ -49,8 +49,8 @@ struct ScheduleRunner {
       var run = ScheduleRun()
       run.failure = ScheduleFailure(
         kind: .unavailable,
-        reason: "exploring needs the concurrency runtime's enqueue hooks, which it does not export"
-      )
+        reason: "exploring needs the concurrency runtime's enqueue hooks: "
+          + RuntimeHooks.unavailability)
       return run
     }
     let setup = makeSetup()

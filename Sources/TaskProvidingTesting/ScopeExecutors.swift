@@ -38,7 +38,7 @@ final class ScopeMainExecutor: SerialExecutor {
 /// the runtime. A job enqueued here is routed like any other pool job: the scope's own join
 /// its queue; once the scope has closed, a task that still prefers this executor has its jobs
 /// handed to the global pool.
-final class ScopePoolExecutor: TaskExecutor, SchedulingExecutor {
+final class ScopePoolExecutor: TaskExecutor {
   static let shared = ScopePoolExecutor()
 
   /// The global pool as a task executor: what a task with no preference runs on, since the
@@ -55,10 +55,19 @@ final class ScopePoolExecutor: TaskExecutor, SchedulingExecutor {
     }
   }
 
-  // A sleep of a task that prefers this executor (`Task.sleep`, a `ContinuousClock` or
-  // `SuspendingClock` sleep) comes here: the runtime asks the task's executor to schedule
-  // the job that ends it.
+  /// A clock's duration in seconds: the system clocks' is `Duration` already.
+  fileprivate static func duration<D>(_ duration: D) -> Duration {
+    (duration as? Duration) ?? .zero
+  }
+}
 
+// A sleep of a task that prefers this executor (`Task.sleep`, a `ContinuousClock` or
+// `SuspendingClock` sleep) comes here, where the runtime asks the task's executor to schedule
+// the job that ends it, on runtimes that declare the protocol (Swift 6.3's; OS 26.4). An
+// earlier runtime sleeps in real time and hands the job to the global enqueue when the sleep
+// ends: the scope still routes it, but its clock does not jump.
+@available(macOS 26.4, iOS 26.4, watchOS 26.4, tvOS 26.4, visionOS 26.4, *)
+extension ScopePoolExecutor: SchedulingExecutor {
   func enqueue<C: Clock>(
     _ job: consuming ExecutorJob, after delay: C.Duration, tolerance: C.Duration?, clock: C
   ) {
@@ -76,10 +85,5 @@ final class ScopePoolExecutor: TaskExecutor, SchedulingExecutor {
     let delay = Self.duration(clock.now.duration(to: instant))
     let milliseconds = (delay / .milliseconds(1)).rounded(.up)
     JobRouter.shared.schedule(UnownedJob(job), after: .milliseconds(max(milliseconds, 0)))
-  }
-
-  /// A clock's duration in seconds: the system clocks' is `Duration` already.
-  private static func duration<D>(_ duration: D) -> Duration {
-    (duration as? Duration) ?? .zero
   }
 }

@@ -1,11 +1,3 @@
-#if canImport(Darwin)
-  import Darwin
-#elseif canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#endif
-
 /// Where a task was spawned: the return addresses on the spawning thread's stack, captured as
 /// the task is created; its first frame of the program's own code is the spawn's line.
 ///
@@ -16,7 +8,7 @@ enum SpawnSite {
   private typealias Walk =
     @convention(c) (UnsafeMutablePointer<UnsafeMutableRawPointer?>, Int32)
     -> Int32
-  private static let walk = dlsym(dlopen(nil, RTLD_NOW), "backtrace")
+  private static let walk = loadedSymbol("backtrace")
     .map { unsafeBitCast($0, to: Walk.self) }
 
   /// The return addresses of the calling thread's stack, innermost first.

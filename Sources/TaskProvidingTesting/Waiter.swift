@@ -1,4 +1,3 @@
-import Dispatch
 import LockSupport
 import TaskProviding
 
@@ -170,15 +169,11 @@ final class Deadlines: Sendable {
   }
 
   private let state = Locked(State())
-  /// Dispatch sources are thread-safe; this one is set once and re-armed under `state`'s lock.
-  nonisolated(unsafe) private let timer: any DispatchSourceTimer
+  /// Re-armed only under `state`'s lock.
+  private let timer = DeadlineTimer(label: "TaskProvidingTesting.deadlines")
 
   private init() {
-    timer = DispatchSource.makeTimerSource(
-      queue: DispatchQueue(label: "TaskProvidingTesting.deadlines"))
-    timer.setEventHandler { [unowned self] in fire() }
-    timer.schedule(deadline: .distantFuture)
-    timer.activate()
+    timer.start { [unowned self] in fire() }
   }
 
   /// Runs `action` once, on the timer's queue, after `duration`, unless cancelled first.
@@ -194,7 +189,7 @@ final class Deadlines: Sendable {
       if let armed = state.armed, armed <= entry.deadline { earlier = false }
       if earlier {
         state.armed = entry.deadline
-        timer.schedule(deadline: DispatchTime(uptimeNanoseconds: entry.deadline))
+        timer.arm(at: entry.deadline)
       }
     }
     return Token(entry: entry)
@@ -211,7 +206,7 @@ final class Deadlines: Sendable {
   }
 
   private func fire() {
-    let now = DispatchTime.now().uptimeNanoseconds
+    let now = DeadlineTimer.now
     // A process stopped at a breakpoint finds its bounds past due once it runs again: while a
     // debugger is attached they wait, checked again each second, rather than fail the test.
     let isDue = state.withLock { state in
@@ -223,7 +218,7 @@ final class Deadlines: Sendable {
       state.withLock { state in
         let later = now + 1_000_000_000
         state.armed = later
-        timer.schedule(deadline: DispatchTime(uptimeNanoseconds: later))
+        timer.arm(at: later)
       }
       return
     }
@@ -240,8 +235,7 @@ final class Deadlines: Sendable {
         state.dropCancelledTop()
       }
       state.armed = state.heap.isEmpty ? nil : state.heap[0].deadline
-      timer.schedule(
-        deadline: state.armed.map { DispatchTime(uptimeNanoseconds: $0) } ?? .distantFuture)
+      timer.arm(at: state.armed)
       return due
     }
     for action in due { action() }
@@ -249,7 +243,7 @@ final class Deadlines: Sendable {
 
   /// Every failure bound of the module is scaled here, once: see ``FailureBoundScale``.
   private static func deadline(after duration: Duration) -> UInt64 {
-    let now = DispatchTime.now().uptimeNanoseconds
+    let now = DeadlineTimer.now
     return now + UInt64(FailureBoundScale.scaled(duration).dispatchNanoseconds)
   }
 }
