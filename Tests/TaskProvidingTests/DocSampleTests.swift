@@ -76,7 +76,7 @@ import Testing
         ?? []
       return files.filter { $0.hasSuffix(".md") }.sorted().map { "\(folder)/\($0)" }
     }
-    return ["README.md", "docs/testing-async.md"] + catalogs
+    return ["README.md", "docs/app.md", "docs/testing-async.md"] + catalogs
   }()
 
   @Test(arguments: documents)
