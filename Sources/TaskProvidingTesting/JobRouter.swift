@@ -1,4 +1,5 @@
 import LockSupport
+import Synchronization
 import TaskProviding
 
 /// Sends each job of the process where it belongs while a ``JobScope`` is open: a scope's own
@@ -48,6 +49,9 @@ final class JobRouter: Sendable {
       /// Jobs that came from a thread outside the scope (a callback, a dispatch queue), other
       /// than a sleep's end: the scope's work has something outside it that can wake it.
       var outsideArrivals = 0
+      /// Jobs that reached the scope through the global enqueue hook rather than one of its
+      /// executors: those another owner's clearing of the hook could send elsewhere.
+      var globalHookArrivals = 0
       var tracer: (@Sendable (JobEvent) -> Void)?
 
       var count: Int { jobs.count - head }
@@ -108,6 +112,8 @@ final class JobRouter: Sendable {
     @exclusivity(unchecked) nonisolated(unsafe) var claimedTasks: [UInt] = []
     /// Addresses of the actors whose turns it claimed.
     @exclusivity(unchecked) nonisolated(unsafe) var claimedActorTurns: [UInt] = []
+    /// How many times another owner had cleared the global hook when the queue opened.
+    @exclusivity(unchecked) nonisolated(unsafe) var clearingsAtOpen = 0
   }
 
   /// Whose tasks and actor turns are whose: read for every job in the process while a scope
@@ -117,9 +123,19 @@ final class JobRouter: Sendable {
     var openCount = 0
     var taskOwners: [UInt: (id: UInt64, queue: Queue)] = [:]
     var actorTurnOwners: [UInt: Queue] = [:]
+    /// The other owner's global hook, put back when the last scope closes: the one found
+    /// when the first opened, or the last one that owner wrote since (none if it cleared the
+    /// slot), so that its own tests still running keep it.
     var previousGlobal: RuntimeHooks.GlobalHook?
+    /// How many times another owner cleared the global hook while a scope was open.
+    var clearings = 0
     var previousMain: RuntimeHooks.MainHook?
   }
+
+  /// The other owner's global hook, which everyone else's jobs go on to while a scope is open:
+  /// `withMainSerialExecutor`'s, or the one a suite left on with
+  /// `uncheckedUseMainSerialExecutor`. Its bits, for the hook to read without a lock.
+  private static let chained = Atomic<UInt>(0)
 
   private let registry = ReadWriteLocked(Registry())
 
@@ -135,6 +151,7 @@ final class JobRouter: Sendable {
       let first = registry.openCount == 0
       registry.openCount += 1
       queue.isOpen = true
+      queue.clearingsAtOpen = registry.clearings
       if first {
         registry.previousGlobal = RuntimeHooks.global?.pointee
         registry.previousMain = RuntimeHooks.mainExecutor?.pointee
@@ -142,6 +159,7 @@ final class JobRouter: Sendable {
       return first
     }
     if first {
+      Self.chain(registry.read { $0.previousGlobal })
       RuntimeHooks.global?.pointee = Self.globalHook
       RuntimeHooks.mainExecutor?.pointee = Self.mainHook
     }
@@ -150,13 +168,17 @@ final class JobRouter: Sendable {
   }
 
   /// Closes `queue`: forgets its tasks, hands the jobs it never ran back to the runtime, and
-  /// the last scope puts back the hooks it found, unless someone replaced them meanwhile.
-  /// Returns `false` when the global hook was not the router's any more: something else
-  /// (`withMainSerialExecutor`) replaced it while the scope was open, and some of the
-  /// scope's pool jobs may have run outside it.
+  /// the last scope puts back the hooks it found. Returns `false` when another owner
+  /// (`withMainSerialExecutor`, `uncheckedUseMainSerialExecutor = false`) cleared the global
+  /// hook while the scope was open, so that some of the scope's pool jobs may have run
+  /// outside it.
   @discardableResult
   func close(_ queue: Queue) -> Bool {
-    let hookHeld = RuntimeHooks.global.map { Self.isOurs($0.pointee) } ?? false
+    keepGlobalHook()
+    // A scope whose jobs all reached it through its executors lost none while the slot was
+    // empty; one that was given jobs through the global hook may have.
+    let cleared = registry.read { $0.clearings != queue.clearingsAtOpen }
+    let hookHeld = !cleared || queue.state.withLock { $0.globalHookArrivals == 0 }
     let (last, previous) = registry.write {
       registry -> (Bool, (RuntimeHooks.GlobalHook?, RuntimeHooks.MainHook?)) in
       if queue.isOpen {
@@ -192,20 +214,73 @@ final class JobRouter: Sendable {
     DriverContext.leave()
     TaskCreation.scopeClosed()
     if last {
-      if let global = RuntimeHooks.global, Self.isOurs(global.pointee) {
-        global.pointee = previous.0
-      }
+      RuntimeHooks.global?.pointee = previous.0
       RuntimeHooks.mainExecutor?.pointee = previous.1
+      Self.chain(nil)
     }
     for entry in leftovers { Self.forward(entry.job, entry.lane) }
     return hookHeld
   }
 
-  // Everyone else's job goes straight to the runtime, never through a hook that was there
-  // before ours: such a hook (`withMainSerialExecutor`'s) may have been taken out since,
-  // and would still send every other test's pool jobs to the main actor.
+  // Everyone else's job goes on to the other owner's hook, if there is one, as if ours were
+  // not there: `withMainSerialExecutor` keeps serializing its own test's jobs beside a scope.
   private static let globalHook: RuntimeHooks.GlobalHook = { job, original in
-    if case .foreign = JobRouter.shared.route(job, .pool) { original(job) }
+    guard case .foreign = JobRouter.shared.route(job, .pool, fromGlobalHook: true) else { return }
+    let bits = JobRouter.chained.load(ordering: .acquiring)
+    if bits == 0 {
+      original(job)
+    } else {
+      unsafeBitCast(bits, to: RuntimeHooks.GlobalHook.self)(job, original)
+    }
+  }
+
+  private static func chain(_ hook: RuntimeHooks.GlobalHook?) {
+    let bits = hook.map { unsafeBitCast($0, to: UInt.self) } ?? 0
+    chained.store(bits, ordering: .releasing)
+  }
+
+  /// Puts the router's global hook back if another owner wrote the slot while a scope is
+  /// open, and chains to what it wrote. Swift Concurrency Extras writes the slot whole, at
+  /// `withMainSerialExecutor`'s start and end and each time a suite sets
+  /// `uncheckedUseMainSerialExecutor`. A hook it wrote sends our jobs to the main actor, whose
+  /// executor is a scope's while one is open, so they still reach their scope; a slot it
+  /// cleared sends them to the runtime's pool, so each open scope is told. Called for every
+  /// job a scope's executors are given and at each step of a scope's driver.
+  @inline(__always)
+  func keepGlobalHook() {
+    guard let slot = RuntimeHooks.global, !Self.isOurs(slot.pointee) else { return }
+    repairGlobalHook(slot)
+  }
+
+  @inline(never)
+  private func repairGlobalHook(_ slot: UnsafeMutablePointer<RuntimeHooks.GlobalHook?>) {
+    let cleared = registry.write { registry -> Bool? in
+      guard registry.openCount > 0 else { return nil }
+      let found = slot.pointee
+      guard !Self.isOurs(found) else { return nil }
+      registry.previousGlobal = found
+      Self.chain(found)
+      slot.pointee = Self.globalHook
+      if found == nil { registry.clearings += 1 }
+      return found == nil
+    }
+    guard let cleared else { return }
+    Self.noteOtherOwner(cleared: cleared)
+  }
+
+  private static let toldOfOtherOwner = Locked(false)
+
+  /// Says once, on standard error, that another owner wrote the hook beside a scope.
+  private static func noteOtherOwner(cleared: Bool) {
+    let first = toldOfOtherOwner.withLock { told in
+      defer { told = true }
+      return !told
+    }
+    guard first else { return }
+    print(
+      "TaskProvidingTesting: another owner (withMainSerialExecutor?) wrote the runtime's "
+        + "global enqueue hook while a scheduler or an exploration ran; the toolkit chains to "
+        + "it\(cleared ? ", but a scope's jobs may have reached the pool meanwhile" : "").")
   }
 
   private static let mainHook: RuntimeHooks.MainHook = { _ in
@@ -242,7 +317,9 @@ final class JobRouter: Sendable {
 
   /// Queues `job` if it is a scope's own. `fromSleep`: it is a sleep's end, which the scope
   /// counted when the sleep began.
-  func route(_ job: UnownedJob, _ lane: JobLane, fromSleep: Bool = false) -> Routing {
+  func route(
+    _ job: UnownedJob, _ lane: JobLane, fromSleep: Bool = false, fromGlobalHook: Bool = false
+  ) -> Routing {
     let address = unsafeBitCast(job, to: UInt.self)
     let pointer = UnsafeRawPointer(bitPattern: address)!
     let identity = RuntimeHooks.taskIdentity(pointer)
@@ -287,6 +364,7 @@ final class JobRouter: Sendable {
       state -> (entry: ReadyJob, wake: Queue.Waking, tracer: (@Sendable (JobEvent) -> Void)?)? in
       guard !state.isClosed else { return nil }
       if outside { state.outsideArrivals += 1 }
+      if fromGlobalHook { state.globalHookArrivals += 1 }
       let entry = ReadyJob(
         sequence: state.nextSequence, lane: lane, task: identity, actor: actor, job: job)
       state.nextSequence += 1
@@ -447,6 +525,7 @@ final class JobRouter: Sendable {
   func runNext(
     _ queue: Queue, sleepIfEmpty: Bool, pick: (_ jobs: [ReadyJob], _ head: Int) -> Int
   ) -> Bool {
+    keepGlobalHook()
     let taken = queue.state.withLock { state -> ReadyJob? in
       guard state.head < state.jobs.count else {
         if sleepIfEmpty { state.isSleeping = true }

@@ -26,11 +26,13 @@ final class JobScope: Sendable {
 
   /// What a scheduler reports when ``close()`` returns `false`.
   static let hookReplacedMessage = """
-    Something replaced the runtime's global enqueue hook while the scheduler ran (most \
-    likely withMainSerialExecutor in a test running beside it), so some of this test's pool \
-    jobs may have run outside the scheduler, in another order. withMainSerialExecutor works \
-    through the same process-wide hook: keep tests that use it from running beside tests \
-    that use withSerialScheduler or explore (an exit test, or a separate test process).
+    Something cleared the runtime's global enqueue hook while the scheduler ran: \
+    withMainSerialExecutor ending, or uncheckedUseMainSerialExecutor set to false, in a test \
+    running beside it. The toolkit put its hook back and chains to the other owner's, but \
+    some of this test's pool jobs may have run outside the scheduler meanwhile, in another \
+    order. Set uncheckedUseMainSerialExecutor once and leave it on (as a suite's init does), \
+    or keep the tests that turn it off from running beside this one (a .serialized suite \
+    holding both, or an exit test).
     """
 
   /// Runs `body` with every job it enqueues counted as this scope's: how a scheduler starts

@@ -12,6 +12,7 @@ final class ScopeMainExecutor: SerialExecutor {
 
   func enqueue(_ job: consuming ExecutorJob) {
     let job = UnownedJob(job)
+    JobRouter.shared.keepGlobalHook()
     if case .foreign = JobRouter.shared.route(job, .mainActor) {
       JobRouter.forward(job, .mainActor)
     }
@@ -50,6 +51,7 @@ final class ScopePoolExecutor: TaskExecutor {
 
   func enqueue(_ job: consuming ExecutorJob) {
     let job = UnownedJob(job)
+    JobRouter.shared.keepGlobalHook()
     if case .foreign = JobRouter.shared.route(job, .pool) {
       JobRouter.forward(job, .pool)
     }

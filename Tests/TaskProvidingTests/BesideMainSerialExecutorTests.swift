@@ -1,0 +1,90 @@
+import ConcurrencyExtras
+import Dispatch
+import TaskProviding
+import TaskProvidingTesting
+import Testing
+
+/// Tests that use swift-concurrency-extras' main serial executor, beside explorations and
+/// serial schedulers, all in parallel in one process as Swift Testing runs them. The main
+/// serial executor takes the runtime's global enqueue hook, which scopes also need: the
+/// toolkit chains to it for every job that is not a scope's, and restores it when done, so
+/// both kinds keep their promises.
+@Suite(.exploresInProcess) struct BesideMainSerialExecutorTests {
+  /// A model as an app writes one: a tap spawns a load through the provider.
+  @MainActor final class Loader {
+    private let fetch: @Sendable (Int) async throws -> String
+    private let taskProvider: any TaskProvider
+    private(set) var text = ""
+
+    init(fetch: @escaping @Sendable (Int) async throws -> String, taskProvider: any TaskProvider) {
+      self.fetch = fetch
+      self.taskProvider = taskProvider
+    }
+
+    func tapped(_ number: Int) {
+      taskProvider.task(name: "load") {
+        self.text = (try? await self.fetch(number)) ?? "failed"
+      }
+    }
+  }
+
+  /// Marks the main queue, so that a job can tell it runs there.
+  private static let mainQueue: DispatchSpecificKey<Int> = {
+    let key = DispatchSpecificKey<Int>()
+    DispatchQueue.main.setSpecific(key: key, value: 1)
+    return key
+  }()
+
+  /// Under the main serial executor every task's jobs run on the main queue, one at a time,
+  /// in the order they were enqueued: detached tasks append their numbers in spawn order,
+  /// each on the main queue. Without the chaining they would run on the pool. One at a
+  /// time: two `withMainSerialExecutor` calls at once turn it off under each other.
+  @Test(.serialized, arguments: 0..<8) func theMainSerialExecutorKeepsItsOrder(
+    _ index: Int
+  ) async {
+    let key = Self.mainQueue
+    await withMainSerialExecutor {
+      let seen = LockIsolated<[Int]>([])
+      let onMainQueue = LockIsolated(true)
+      let tasks = (0..<32).map { number in
+        Task.detached {
+          let onMain = DispatchQueue.getSpecific(key: key) == 1
+          onMainQueue.withValue { $0 = $0 && onMain }
+          seen.withValue { $0.append(number) }
+        }
+      }
+      for task in tasks { await task.value }
+      #expect(onMainQueue.value)
+      #expect(seen.value == Array(0..<32))
+    }
+  }
+
+  /// Two taps racing on one model, every order, while main-serial tests come and go.
+  @Test(arguments: 0..<8) @MainActor func anExplorationBesideItSeesEverySchedule(
+    _ index: Int
+  ) async {
+    let report = await explore(.exhaustive()) { exploration in
+      let fetch = ControlledFunction<Int, String>(answers: { "fact \($0)" })
+      let model = Loader(fetch: fetch.function, taskProvider: exploration.provider)
+      for number in 0..<3 {
+        exploration.action("tap \(number)") { model.tapped(number) }
+      }
+      exploration.atEnd("the last answer is shown") { model.text.hasPrefix("fact") }
+    }
+    #expect(report.failure == nil)
+    #expect(report.schedules > 10)
+  }
+
+  /// A serial scheduler beside them runs its body's tasks in spawn order, every time.
+  @Test(arguments: 0..<8) @MainActor func aSerialSchedulerBesideItKeepsItsOrder(
+    _ index: Int
+  ) async throws {
+    let order = try await withSerialScheduler {
+      let seen = LockIsolated<[Int]>([])
+      let tasks = (0..<16).map { number in Task { seen.withValue { $0.append(number) } } }
+      for task in tasks { await task.value }
+      return seen.value
+    }
+    #expect(order == Array(0..<16))
+  }
+}
