@@ -46,6 +46,10 @@ package final class RenderLoop {
   private var spinner: Task<Void, Never>?
   /// Wakes the loop when the offline mark's time has come, so the mark goes with it.
   private var offlineTimer: Task<Void, Never>?
+  /// Every spinner and offline timer not yet ended, cancelled or not, by number: the loop
+  /// waits for them all on the way out, so that none outlives it.
+  private var liveTimers: [Int: Task<Void, Never>] = [:]
+  private var timersStarted = 0
   private var continuation: AsyncStream<Event>.Continuation?
   /// Whether an observation of the model is registered and has not fired yet. Registering
   /// another on every render would leave one more behind per key press, each firing on the
@@ -137,7 +141,6 @@ package final class RenderLoop {
       draw()
     }
     model.cancelButtonTapped()
-    let timers = [spinner, offlineTimer]
     stopSpinner()
     offlineTimer?.cancel()
     offlineTimer = nil
@@ -145,7 +148,7 @@ package final class RenderLoop {
     self.continuation = nil
     // Waited for, so that nothing the loop started outlives it: a caller that checks its
     // tasks once the loop has returned finds none still running.
-    for timer in timers { await timer?.value }
+    for timer in liveTimers.values { await timer.value }
     return reason
   }
 
@@ -233,12 +236,15 @@ package final class RenderLoop {
   private func startSpinner() {
     guard spinner == nil, let continuation else { return }
     let sleep = startTimeline()
-    spinner = taskProvider.task(name: "spinner") {
-      var tick = 0
-      while true {
-        tick += 1
-        do { try await sleep(tick) } catch { return }
-        continuation.yield(.tick(tick))
+    spinner = track { number in
+      self.taskProvider.task(name: "spinner") {
+        defer { self.liveTimers[number] = nil }
+        var tick = 0
+        while true {
+          tick += 1
+          do { try await sleep(tick) } catch { return }
+          continuation.yield(.tick(tick))
+        }
       }
     }
   }
@@ -250,10 +256,22 @@ package final class RenderLoop {
     offlineTimer = nil
     guard target != nil, let remaining = model.backOffRemaining, let continuation else { return }
     let countdown = startCountdown(remaining)
-    offlineTimer = taskProvider.task(name: "offline mark") {
-      do { try await countdown() } catch { return }
-      continuation.yield(.backOffEnded)
+    offlineTimer = track { number in
+      self.taskProvider.task(name: "offline mark") {
+        defer { self.liveTimers[number] = nil }
+        do { try await countdown() } catch { return }
+        continuation.yield(.backOffEnded)
+      }
     }
+  }
+
+  /// Starts a timer task with `start`, given the number it is known by until it ends.
+  private func track(_ start: (Int) -> Task<Void, Never>) -> Task<Void, Never> {
+    timersStarted += 1
+    let number = timersStarted
+    let task = start(number)
+    liveTimers[number] = task
+    return task
   }
 
   private func stopSpinner() {
