@@ -1,10 +1,9 @@
 // Actor reentrancy: a cache that downloads the same image twice, because two callers both
 // miss before either stores (the example of the Swift book's actors chapter). The DocC
-// article "Finding reentrancy bugs" quotes these types.
+// article "Finding reentrancy bugs" quotes a copy of these types (TaskProvidingTests).
 
 import TaskProvidingTesting
 
-// sample: reentrancy-server
 /// The network, as far as the cache can tell: it counts downloads.
 public actor ImageServer {
   /// Every download so far, in order.
@@ -19,9 +18,7 @@ public actor ImageServer {
     return "pixels of \(url)"
   }
 }
-// end sample
 
-// sample: reentrancy-cache
 /// Downloads each image once and keeps it.
 public actor ImageCache {
   private let server: ImageServer
@@ -38,9 +35,7 @@ public actor ImageCache {
     return image
   }
 }
-// end sample
 
-// sample: reentrancy-fix
 /// Downloads each image once and keeps it, sharing a download in flight with every caller
 /// that asks meanwhile.
 public actor SharedDownloadImageCache {
@@ -58,7 +53,6 @@ public actor SharedDownloadImageCache {
     return await download.value
   }
 }
-// end sample
 
 extension CatalogEntry {
   static let imageCache = CatalogEntry(

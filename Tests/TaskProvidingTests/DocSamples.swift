@@ -25,57 +25,8 @@ func naiveDoerDoesSomething() {
 }
 // end sample
 
-// sample: uploader
-@MainActor
-final class Uploader {
-  @Dependency(\.taskProvider) private var taskProvider
-  private let upload: @Sendable (String) async -> Void
-  private(set) var isUploading = false
-  private(set) var uploaded: [String] = []
-
-  init(upload: @escaping @Sendable (String) async -> Void) {
-    self.upload = upload
-  }
-
-  func uploadButtonTapped(_ file: String) {
-    isUploading = true
-    taskProvider.task(name: "upload \(file)") {
-      await upload(file)
-      uploaded.append(file)
-      isUploading = false
-    }
-  }
-}
-// end sample
-
-// sample: readme-trait-example
-@MainActor @Suite(.recordingTaskProvider)
-struct UploaderTests {
-  @Test func uploadsEveryFile() async throws {
-    let uploader = Uploader(upload: { _ in })
-    uploader.uploadButtonTapped("a.txt")
-    uploader.uploadButtonTapped("b.txt")
-    try await RecordingTaskProvider.current.waitForAll()
-    #expect(uploader.uploaded == ["a.txt", "b.txt"])
-  }
-}
-// end sample
-
 @MainActor
 @Suite struct DocSampleScenarios {
-  // sample: readme-example
-  @Test func uploadFinishes() async throws {
-    let provider = RecordingTaskProvider()
-    let uploader = withDependencies {
-      $0.taskProvider = provider
-    } operation: {
-      Uploader(upload: { _ in })
-    }
-    uploader.uploadButtonTapped("a.txt")
-    try await provider.waitForAll()
-    #expect(uploader.uploaded == ["a.txt"])
-  }
-  // end sample
 
   // sample: manual-example
   @Test func showsProgressWhileUploading() async {

@@ -103,23 +103,6 @@ import Testing
   }
 }
 
-@MainActor @Suite(.mainActorTurn) struct SerialSchedulerSamples {
-  // sample: serial-scheduler
-  @Test func everyInterleavingCountsEveryTap() async throws {
-    for seed in UInt64(1)...1_000 {
-      try await withSerialScheduler(order: .random(seed: seed)) {
-        try await withRecordingTaskProvider { provider in
-          let counter = TapCounter(taskProvider: provider)
-          for _ in 0..<3 { counter.tapped() }
-          try await provider.waitForAll()
-          #expect(counter.count == 3, "seed \(seed)")
-        }
-      }
-    }
-  }
-  // end sample
-}
-
 /// The trait on a suite: each test runs under the scheduler.
 @MainActor @Suite(.serialScheduler(timeout: .seconds(30))) struct SerialSchedulerTraitTests {
   @Test func testsRunUnderTheScheduler() async {
@@ -129,19 +112,4 @@ import Testing
     #expect(order == [0, 1, 2, 3, 4])
     MainActor.assertIsolated()
   }
-}
-
-@MainActor final class TapCounter {
-  private let taskProvider: any TaskProvider
-  private(set) var count = 0
-
-  init(taskProvider: any TaskProvider) { self.taskProvider = taskProvider }
-
-  func tapped() {
-    // Detached: each tap's first step is a job for the global pool, which the scheduler
-    // places somewhere else among the main actor's jobs for each seed.
-    taskProvider.detachedTask { await self.increment() }
-  }
-
-  private func increment() { count += 1 }
 }

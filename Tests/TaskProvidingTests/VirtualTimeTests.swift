@@ -35,20 +35,6 @@ struct VirtualTimeTests {
     }
   }
 
-  // sample: debounce-test
-  @Test @MainActor func typingQuicklySearchesOnce() throws {
-    let searches = try withSerialScheduler {
-      let field = DebouncedSearchField()
-      field.type("s")
-      field.type("sw")
-      field.type("swift")
-      await field.settled()
-      return field.searches
-    }
-    #expect(searches == ["swift"])
-  }
-  // end sample
-
   /// The test's own sleep is on the same time: a pause longer than the debounce lets the
   /// first search through.
   @Test @MainActor func aPauseLongerThanTheDebounceSearchesTwice() throws {
@@ -122,35 +108,6 @@ struct VirtualTimeTests {
     }
     foreign.cancel()
     #expect(!wokeMeanwhile)
-  }
-
-  /// In an exploration, a sleep's end is an option like an answer: a timeout racing its
-  /// answer is explored both ways, the answer just before the timeout and just after.
-  @Test func aTimeoutIsExploredOnBothSidesOfItsAnswer() async {
-    // sample: timeout-exploration
-    let outcomes = LockIsolated<Set<String>>([])
-    let report = await explore(.exhaustive()) { _ in
-      let fetch = ControlledFunction<Int, String>("fetch", answers: { "fact \($0)" })
-      let first = await withTaskGroup(of: String.self) { group in
-        group.addTask { (try? await fetch.function(7)) ?? "cancelled" }
-        group.addTask {
-          do {
-            try await Task.sleep(for: .seconds(1))  // virtual time
-            return "timed out"
-          } catch {
-            return "cancelled"
-          }
-        }
-        let first = await group.next() ?? "none"
-        group.cancelAll()
-        return first
-      }
-      outcomes.withValue { _ = $0.insert(first) }
-    }
-    #expect(report.failure == nil)
-    #expect(report.coversEverySchedule)
-    #expect(outcomes.value == ["fact 7", "timed out"])
-    // end sample
   }
 }
 

@@ -1,0 +1,24 @@
+// The sample "reentrancy-test" of FindingReentrancyBugs.md, whole, as a reader copies it.
+
+// sample: reentrancy-test
+import TaskProvidingTesting
+import Testing
+
+@MainActor @Suite struct ImageCacheTests {
+  @Test func twoViewsOfOneImageDownloadItOnce() async {
+    await withKnownIssue("the cache downloads a.png twice") {
+      let report = await explore(.exhaustive()) { exploration in
+        let server = ImageServer()
+        let cache = ImageCache(server: server)
+        let views = (1...2).map { view in
+          Task(name: "view \(view) shows a.png") { await cache.image("a.png") }
+        }
+        for view in views { _ = await view.value }
+        let downloads = await server.downloads
+        exploration.atEnd("a.png is downloaded once") { downloads == ["a.png"] }
+      }
+      #expect(report.failure == nil)
+    }
+  }
+}
+// end sample
