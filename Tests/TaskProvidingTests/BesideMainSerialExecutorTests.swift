@@ -4,12 +4,16 @@ import TaskProviding
 import TaskProvidingTesting
 import Testing
 
-/// Tests that use swift-concurrency-extras' main serial executor, beside explorations and
-/// serial schedulers, all in parallel in one process as Swift Testing runs them. The main
-/// serial executor takes the runtime's global enqueue hook, which scopes also need: the
-/// toolkit chains to it for every job that is not a scope's, and restores it when done, so
-/// both kinds keep their promises.
-@Suite(.exploresInProcess) struct BesideMainSerialExecutorTests {
+/// swift-concurrency-extras' main serial executor beside explorations and serial schedulers,
+/// all at once in one process. The main serial executor takes the runtime's global enqueue
+/// hook, which scopes also need: the toolkit chains to it for every job that is not a
+/// scope's, and restores it when done, so both keep their promises.
+///
+/// The process is a child of its own (an exit test), and everything runs in parallel inside
+/// it. Not this test process: a `withMainSerialExecutor` that begins while a scope is open
+/// reads the toolkit's hook as its own, so it leaves the main serial executor on when it
+/// ends, and every later test here would find its pool work on the main actor.
+@Suite(.timeLimit(.minutes(2))) struct BesideMainSerialExecutorTests {
   /// A model as an app writes one: a tap spawns a load through the provider.
   @MainActor final class Loader {
     private let fetch: @Sendable (Int) async throws -> String
@@ -28,6 +32,22 @@ import Testing
     }
   }
 
+  @Test func explorationsSchedulersAndTheMainSerialExecutorRunTogether() async {
+    await #expect(processExitsWith: .success) {
+      await withTaskGroup(of: Void.self) { group in
+        // One at a time among themselves: two `withMainSerialExecutor` calls at once turn
+        // it off under each other.
+        group.addTask {
+          for _ in 0..<16 { await Self.theMainSerialExecutorKeepsItsOrder() }
+        }
+        for _ in 0..<3 {
+          group.addTask { await Self.anExplorationSeesEverySchedule() }
+          group.addTask { await Self.aSerialSchedulerKeepsItsOrder() }
+        }
+      }
+    }
+  }
+
   /// Marks the main queue, so that a job can tell it runs there.
   private static let mainQueue: DispatchSpecificKey<Int> = {
     let key = DispatchSpecificKey<Int>()
@@ -37,12 +57,9 @@ import Testing
 
   /// Under the main serial executor every task's jobs run on the main queue, one at a time,
   /// in the order they were enqueued: detached tasks append their numbers in spawn order,
-  /// each on the main queue. Without the chaining they would run on the pool. One at a
-  /// time: two `withMainSerialExecutor` calls at once turn it off under each other.
-  @Test(.serialized, arguments: 0..<8) func theMainSerialExecutorKeepsItsOrder(
-    _ index: Int
-  ) async {
-    let key = Self.mainQueue
+  /// each on the main queue. Without the chaining they would run on the pool.
+  private static func theMainSerialExecutorKeepsItsOrder() async {
+    let key = mainQueue
     await withMainSerialExecutor {
       let seen = LockIsolated<[Int]>([])
       let onMainQueue = LockIsolated(true)
@@ -59,32 +76,32 @@ import Testing
     }
   }
 
-  /// Two taps racing on one model, every order, while main-serial tests come and go.
-  @Test(arguments: 0..<8) @MainActor func anExplorationBesideItSeesEverySchedule(
-    _ index: Int
-  ) async {
-    let report = await explore(.exhaustive()) { exploration in
-      let fetch = ControlledFunction<Int, String>(answers: { "fact \($0)" })
-      let model = Loader(fetch: fetch.function, taskProvider: exploration.provider)
-      for number in 0..<3 {
-        exploration.action("tap \(number)") { model.tapped(number) }
+  /// Two taps racing on one model, every order, while main-serial calls come and go.
+  @MainActor private static func anExplorationSeesEverySchedule() async {
+    for _ in 0..<4 {
+      let report = await explore(.exhaustive()) { exploration in
+        let fetch = ControlledFunction<Int, String>(answers: { "fact \($0)" })
+        let model = Loader(fetch: fetch.function, taskProvider: exploration.provider)
+        for number in 0..<3 {
+          exploration.action("tap \(number)") { model.tapped(number) }
+        }
+        exploration.atEnd("an answer is shown") { model.text.hasPrefix("fact") }
       }
-      exploration.atEnd("the last answer is shown") { model.text.hasPrefix("fact") }
+      #expect(report.failure == nil)
+      #expect(report.schedules > 10)
     }
-    #expect(report.failure == nil)
-    #expect(report.schedules > 10)
   }
 
   /// A serial scheduler beside them runs its body's tasks in spawn order, every time.
-  @Test(arguments: 0..<8) @MainActor func aSerialSchedulerBesideItKeepsItsOrder(
-    _ index: Int
-  ) async throws {
-    let order = try await withSerialScheduler {
-      let seen = LockIsolated<[Int]>([])
-      let tasks = (0..<16).map { number in Task { seen.withValue { $0.append(number) } } }
-      for task in tasks { await task.value }
-      return seen.value
+  @MainActor private static func aSerialSchedulerKeepsItsOrder() async {
+    for _ in 0..<20 {
+      let order = try? await withSerialScheduler {
+        let seen = LockIsolated<[Int]>([])
+        let tasks = (0..<16).map { number in Task { seen.withValue { $0.append(number) } } }
+        for task in tasks { await task.value }
+        return seen.value
+      }
+      #expect(order == Array(0..<16))
     }
-    #expect(order == Array(0..<16))
   }
 }
