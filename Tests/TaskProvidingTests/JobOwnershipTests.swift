@@ -12,7 +12,8 @@ import Testing
 
 /// A scheduler owns the work its body starts, however it is started, and nothing else: other
 /// tests' jobs never run on its thread, and it ends while other work keeps the runtime busy.
-@MainActor @Suite(.timeLimit(.minutes(1)), .mainActorTurn, .exploresInProcess)
+@MainActor
+@Suite(.timeLimit(.minutes(ThreadSanitizer.minutes(1))), .mainActorTurn, .exploresInProcess)
 struct JobOwnershipTests {
   /// The thread a job runs on, to compare with the scheduler's.
   nonisolated static func thread() -> UInt { UInt(bitPattern: Int(bitPattern: pthread_self())) }
@@ -85,24 +86,16 @@ struct JobOwnershipTests {
     }
     // The loop is running before the schedulers start, and until they have all ended.
     for await _ in started.stream {}
-    try Self.runSchedulers(driving: driving)
-    running.setValue(false)
-    _ = await foreign.value
-    #expect(onDriver.value == 0)
-  }
-
-  /// A hundred schedulers in the synchronous form, which keeps the thread for the whole
-  /// call: between the async form's turns the main thread runs other main-actor work, which
-  /// another test's pool jobs are while a suite beside this one uses the main serial
-  /// executor.
-  private static func runSchedulers(driving: LockIsolated<UInt?>) throws {
     for seed in UInt64(0)..<100 {
-      try withSerialScheduler(order: .random(seed: seed)) {
+      try await withSerialScheduler(order: .random(seed: seed)) {
         driving.setValue(Self.thread())
         await Self.enqueueAJob()
       }
       driving.setValue(nil)
     }
+    running.setValue(false)
+    _ = await foreign.value
+    #expect(onDriver.value == 0)
   }
 
   @Test func anExplorationEndsWhileOtherWorkKeepsTheRuntimeBusy() async {
