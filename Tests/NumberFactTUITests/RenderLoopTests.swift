@@ -15,7 +15,8 @@ import Testing
 /// provider and a test clock: the product's script harness.
 typealias LoopHarness = AppScript
 
-@MainActor @Suite(.timeLimit(.minutes(1)), .responsiveMainActor) struct RenderLoopTests {
+@MainActor @Suite(.timeLimit(.minutes(ThreadSanitizer.minutes(1))), .responsiveMainActor)
+struct RenderLoopTests {
   @Test func firstFrameShowsTheCountAndTheHints() async throws {
     let app = LoopHarness(count: 41)
     let frame = try await app.frame(containing: "Count  41")
