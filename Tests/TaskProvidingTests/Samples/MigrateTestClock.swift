@@ -1,5 +1,5 @@
-// A test that injected swift-clocks' `TestClock` and advanced it, written with a plain
-// `Task.sleep` on the scheduler's virtual time instead: the sample is the whole file, as a
+// A test that injected swift-clocks' `TestClock` and advanced it, written with the code's
+// own sleep on the scheduler's virtual time instead: the sample is the whole file, as a
 // reader copies it.
 
 // sample: migrate-test-clock
@@ -8,7 +8,7 @@ import TaskProvidingTesting
 import Testing
 
 /// A model as an app writes one: a search that waits for typing to pause, with a plain
-/// `Task.sleep` and no clock to inject.
+/// task sleep and no clock to inject.
 @MainActor final class Search {
   private let search: @Sendable (String) async -> [String]
   private let taskProvider: any TaskProvider
@@ -24,7 +24,7 @@ import Testing
     pending?.cancel()
     pending = taskProvider.task(name: "search \(query)") {
       do {
-        try await Task.sleep(for: .milliseconds(300))
+        try await Task.sleep(for: .milliseconds(300))  // virtual time
       } catch {
         return
       }
