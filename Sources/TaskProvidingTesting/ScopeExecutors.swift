@@ -18,11 +18,13 @@ final class ScopeMainExecutor: SerialExecutor {
     }
   }
 
-  /// Main-actor code that runs outside the runtime's view of this executor (the scheduler's
-  /// own caller) is isolated iff it runs on a driving thread and not inside a pool job: that
-  /// thread holds the real main actor, and runs every main-actor job of its scopes.
+  /// Main-actor code that runs outside the runtime's view of this executor is isolated iff it
+  /// runs on a driving thread and not inside a pool job (that thread holds the real main
+  /// actor, and runs every main-actor job of its scopes), or on the runtime's own main queue:
+  /// a test beside the scope, `MainActor.assumeIsolated` in a main-queue handler, runs there
+  /// while the scope's driver has given the main actor back.
   func checkIsolated() {
-    guard JobRouter.shared.isMainActorThread() else {
+    guard JobRouter.shared.isMainActorThread() || runsOnMainQueue() else {
       fatalError(
         "Main-actor code ran off the thread that drives withSerialScheduler or explore.")
     }
