@@ -147,21 +147,22 @@ final class JobRouter: Sendable {
     guard RuntimeHooks.isAvailable else { return false }
     _ = RuntimeHooks.realMainExecutor
     _ = DriverContext.enter()
-    let first = registry.write { registry -> Bool in
+    registry.write { registry in
       let first = registry.openCount == 0
       registry.openCount += 1
       queue.isOpen = true
       queue.clearingsAtOpen = registry.clearings
+      // The slots are written under the lock, as the count is: a scope opening on one
+      // thread while the last closes on another would otherwise find the hooks it installs
+      // cleared by the closing one, or take our own hook for another owner's.
       if first {
-        registry.previousGlobal = RuntimeHooks.global?.pointee
+        let found = RuntimeHooks.global?.pointee
+        registry.previousGlobal = Self.isOurs(found) ? nil : found
         registry.previousMain = RuntimeHooks.mainExecutor?.pointee
+        Self.chain(registry.previousGlobal)
+        RuntimeHooks.global?.pointee = Self.globalHook
+        RuntimeHooks.mainExecutor?.pointee = Self.mainHook
       }
-      return first
-    }
-    if first {
-      Self.chain(registry.read { $0.previousGlobal })
-      RuntimeHooks.global?.pointee = Self.globalHook
-      RuntimeHooks.mainExecutor?.pointee = Self.mainHook
     }
     TaskCreation.scopeOpened()
     return true
@@ -179,8 +180,7 @@ final class JobRouter: Sendable {
     // empty; one that was given jobs through the global hook may have.
     let cleared = registry.read { $0.clearings != queue.clearingsAtOpen }
     let hookHeld = !cleared || queue.state.withLock { $0.globalHookArrivals == 0 }
-    let (last, previous) = registry.write {
-      registry -> (Bool, (RuntimeHooks.GlobalHook?, RuntimeHooks.MainHook?)) in
+    registry.write { registry in
       if queue.isOpen {
         queue.isOpen = false
         registry.openCount -= 1
@@ -193,7 +193,11 @@ final class JobRouter: Sendable {
       }
       queue.claimedTasks = []
       queue.claimedActorTurns = []
-      return (registry.openCount == 0, (registry.previousGlobal, registry.previousMain))
+      if registry.openCount == 0 {
+        RuntimeHooks.global?.pointee = registry.previousGlobal
+        RuntimeHooks.mainExecutor?.pointee = registry.previousMain
+        Self.chain(nil)
+      }
     }
     let (leftovers, timers, now) = queue.state.withLock {
       state -> ([ReadyJob], [ScopeTimer], Duration) in
@@ -213,11 +217,6 @@ final class JobRouter: Sendable {
     }
     DriverContext.leave()
     TaskCreation.scopeClosed()
-    if last {
-      RuntimeHooks.global?.pointee = previous.0
-      RuntimeHooks.mainExecutor?.pointee = previous.1
-      Self.chain(nil)
-    }
     for entry in leftovers { Self.forward(entry.job, entry.lane) }
     return hookHeld
   }
