@@ -35,6 +35,17 @@ public struct ExplorationReport: Sendable, CustomStringConvertible {
     self.failure = failure
   }
 
+  /// This report, its failure told in `steps`.
+  func withSteps(_ steps: [String], of failure: ExplorationFailure) -> ExplorationReport {
+    ExplorationReport(
+      strategy: strategy, schedules: schedules, isComplete: isComplete,
+      boundLeftSchedulesOut: boundLeftSchedulesOut, bound: bound,
+      failure: ExplorationFailure(
+        strategy: failure.strategy, scheduleNumber: failure.scheduleNumber,
+        replay: failure.replay, steps: steps, reason: failure.reason,
+        deviations: failure.deviations))
+  }
+
   /// The report as a person reads it: the failure, or how much was covered.
   public var description: String {
     if let failure { return failure.description }

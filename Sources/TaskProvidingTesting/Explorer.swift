@@ -36,6 +36,11 @@ package struct Explorer {
     }
 
     fileprivate var phase: Phase
+    /// Whether a failure's steps are left for ``Explorer/run(replay:)-async`` to tell off the
+    /// main actor, rather than told while the schedule that saw them holds it.
+    fileprivate var tellsLater = false
+    /// A failure's steps, seen and not yet told.
+    fileprivate var story: ScheduleNarrator.Story?
   }
 
   /// The exploration's course, or the run of only the schedule `replay` names.
@@ -57,7 +62,7 @@ package struct Explorer {
   package func step(_ course: inout Course) -> ExplorationReport? {
     switch course.phase {
     case .replaying(let text):
-      return replay(text)
+      return replay(text, &course)
     case .searching(var search):
       switch search.step(runner) {
       case .searching:
@@ -74,7 +79,7 @@ package struct Explorer {
         course.phase = .reducing(shrinker, number: number)
         return nil
       }
-      return told(shrinker.best, number: number)
+      return told(shrinker.best, number: number, &course)
     }
   }
 
@@ -92,8 +97,13 @@ package struct Explorer {
   package func run(replay: String?) async -> ExplorationReport {
     defer { runner.watchdog?.stop() }
     var course = begin(replay: replay)
+    course.tellsLater = true
     while true {
-      if let report = step(&course) { return report }
+      if let report = step(&course) {
+        guard let story = course.story, let failure = report.failure else { return report }
+        let steps = await Task.detached { story.told() }.value
+        return report.withSteps(steps, of: failure)
+      }
       await MainActorTurn.giveBackIfDue()
     }
   }
@@ -105,7 +115,7 @@ package struct Explorer {
     _ = runner.run(&decider)
   }
 
-  private func replay(_ text: String) -> ExplorationReport {
+  private func replay(_ text: String, _ course: inout Course) -> ExplorationReport {
     let departures: [ReplayString.Departure]
     switch ReplayString.decode(text) {
     case .success(let decoded):
@@ -124,7 +134,8 @@ package struct Explorer {
           deviations: 0))
     }
     var decider = ReplayDecider(departures)
-    let run = runner.run(&decider, narrate: true)
+    let run = runner.run(&decider, narrate: true, tellingLater: course.tellsLater)
+    course.story = run.story
     guard let failure = run.failure else {
       return ExplorationReport(strategy: strategy, schedules: 1, isComplete: false, failure: nil)
     }
@@ -136,9 +147,12 @@ package struct Explorer {
   }
 
   /// The report of a failure found on schedule `number` and reduced to `reduced`: told.
-  private func told(_ reduced: ScheduleRun, number: Int) -> ExplorationReport {
+  private func told(
+    _ reduced: ScheduleRun, number: Int, _ course: inout Course
+  ) -> ExplorationReport {
     var decider = ReplayDecider(reduced.departures)
-    let told = runner.run(&decider, narrate: tells)
+    let told = runner.run(&decider, narrate: tells, tellingLater: course.tellsLater)
+    course.story = told.story
     let reason = (told.failure ?? reduced.failure)?.reason ?? "the schedule failed"
     return ExplorationReport(
       strategy: strategy, schedules: number, isComplete: false,

@@ -9,7 +9,7 @@ import TaskProviding
 /// narrates it keeps every task it sees alive (one retain each, given back at the end), so
 /// reading where a parked task will resume never reads a freed one.
 final class ScheduleNarrator: Sendable {
-  private struct JobStep {
+  fileprivate struct JobStep {
     let sequence: Int
     let task: TaskIdentity?
     /// For an actor's turn, the actor's address and the name of its type.
@@ -25,7 +25,7 @@ final class ScheduleNarrator: Sendable {
     var after: [TaskIdentity: [CodeFrame]] = [:]
   }
 
-  private enum Step {
+  fileprivate enum Step {
     case choice(String, aheadOf: Default?)
     case job(JobStep)
   }
@@ -37,7 +37,7 @@ final class ScheduleNarrator: Sendable {
     case choice(String)
   }
 
-  private struct State {
+  fileprivate struct State {
     var steps: [Step] = []
     var numbers: [TaskIdentity: Int] = [:]
     var names: [TaskIdentity: String] = [:]
@@ -202,31 +202,46 @@ final class ScheduleNarrator: Sendable {
   /// another is suspended inside it, runs of steps around those that only repeat the default
   /// order are told as one line, so the race reads in a few.
   @MainActor
-  func steps() -> [String] {
+  func steps() -> [String] { story().told() }
+
+  /// The steps as seen so far, to be told later on any thread: reading each frame's line is
+  /// slow, and needs no actor.
+  @MainActor
+  func story() -> Story {
     var state = state.withLock { $0 }
     // Noted as each was created, which is after its first job was enqueued.
     for task in state.owned where state.names[task] == nil {
       state.names[task] = TaskCreation.name(ofTask: task.address)
     }
-    var everyFrame = Array(state.spawnSites.values.joined())
-    for case .job(let job) in state.steps {
-      everyFrame += job.parked.values.joined()
-      everyFrame += job.after.values.joined()
-    }
-    Symbolicator.shared.prepare(everyFrame)
-    var teller = StoryTeller(state: state)
-    for step in state.steps {
-      switch step {
-      case .choice(let label, let first): teller.choose(label, aheadOf: first)
-      case .job(let job): teller.tell(job)
+    return Story(state: state)
+  }
+
+  /// A schedule's steps as its narrator saw them, not yet told.
+  struct Story: Sendable {
+    fileprivate let state: State
+
+    /// The steps, told as ``ScheduleNarrator/steps()`` tells them.
+    func told() -> [String] {
+      var everyFrame = Array(state.spawnSites.values.joined())
+      for case .job(let job) in state.steps {
+        everyFrame += job.parked.values.joined()
+        everyFrame += job.after.values.joined()
       }
+      Symbolicator.shared.prepare(everyFrame)
+      var teller = StoryTeller(state: state)
+      for step in state.steps {
+        switch step {
+        case .choice(let label, let first): teller.choose(label, aheadOf: first)
+        case .job(let job): teller.tell(job)
+        }
+      }
+      return teller.story()
     }
-    return teller.story()
   }
 
   /// Tells the steps one by one, keeping what it learns on the way: which tasks have started
   /// and which have entered which actor.
-  private struct StoryTeller {
+  fileprivate struct StoryTeller {
     private struct Line {
       enum Weight {
         /// A choice, a departure from the default order, or a task entering an actor while

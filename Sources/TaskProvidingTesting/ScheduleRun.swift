@@ -11,6 +11,8 @@ struct ScheduleRun {
   var failure: ScheduleFailure?
   /// The steps as a person reads them; only when the run was narrated.
   var steps: [String] = []
+  /// The steps not yet told, when the run was narrated to be told later, off the main actor.
+  var story: ScheduleNarrator.Story?
 
   /// How many decisions took an option other than the default.
   var deviations: Int { decisions.count { $0.pick != 0 } }

@@ -44,7 +44,11 @@ struct ScheduleRunner {
   /// Jobs a schedule may run before it counts as endless (a task that loops, yielding).
   static let maximumJobs = 1_000_000
 
-  func run(_ decider: inout some ScheduleDecider, narrate: Bool = false) -> ScheduleRun {
+  /// Runs one schedule as `decider` says. `narrate`: its steps are told (in `steps`), or,
+  /// with `tellingLater`, kept to be told (in `story`).
+  func run(
+    _ decider: inout some ScheduleDecider, narrate: Bool = false, tellingLater: Bool = false
+  ) -> ScheduleRun {
     guard let scope = JobScope.open() else {
       var run = ScheduleRun()
       run.failure = ScheduleFailure(
@@ -71,7 +75,7 @@ struct ScheduleRunner {
       run.failure = ScheduleFailure(kind: .hookReplaced, reason: JobScope.hookReplacedMessage)
     }
     if let narrator {
-      run.steps = narrator.steps()
+      if tellingLater { run.story = narrator.story() } else { run.steps = narrator.steps() }
       narrator.release()
     }
     return run
