@@ -25,6 +25,7 @@ struct ExhaustiveSearch: ScheduleSearch {
   let cap: Int?
   /// Whether to keep sleep sets; off only to measure what they save.
   let reduces: Bool
+  var underWay: ScheduleUnderWay<Follower>?
 
   /// Schedules counted so far, in the order a depth-first search of each round meets them.
   private var schedules = 0
@@ -62,7 +63,7 @@ struct ExhaustiveSearch: ScheduleSearch {
   /// and all, in the order of their picks, so that schedules are numbered as a depth-first
   /// search of each round would number them. Running a round afresh from the empty prefix
   /// would run every schedule of the rounds before it again.
-  mutating func step(_ runner: ScheduleRunner) -> SearchStep {
+  mutating func next() -> NextSchedule<Follower> {
     while current == nil {
       if nextStart < starts.count {
         current = (starts[nextStart], starts[nextStart])
@@ -71,9 +72,10 @@ struct ExhaustiveSearch: ScheduleSearch {
         return .finished(ended)
       }
     }
-    guard let (start, prefix) = current.map({ ($0.start, $0.prefix) }) else { return .searching }
-    var decider = Follower(prefix: prefix, reduces: reduces, cap: cap)
-    let run = runner.run(&decider)
+    return .run(Follower(prefix: current?.prefix ?? [], reduces: reduces, cap: cap))
+  }
+
+  mutating func ran(_ run: ScheduleRun, with decider: Follower) -> SearchStep {
     let picks = run.decisions.map(\.pick)
     let departures = run.jobDeviations
     // A schedule the sleep sets stopped only reorders one that ran; one they forced past the
@@ -94,6 +96,7 @@ struct ExhaustiveSearch: ScheduleSearch {
     }
     let more = Self.oneDepartureMore(after: run, asleep: decider.asleep)
     if !more.isEmpty { later[departures + 1, default: []].formUnion(more) }
+    let start = current?.start ?? []
     current = Self.next(
       after: run, asleep: decider.asleep, departures: round, from: start.count
     ).map { (start, $0) }

@@ -27,25 +27,51 @@ package struct Explorer {
   }
 
   /// An exploration under way, one schedule a step: its strategy's search, then the
-  /// reduction of the failure it found.
+  /// reduction of the failure it found, then the telling of its steps.
   package struct Course {
     fileprivate enum Phase {
-      case replaying(String)
+      case replaying(ScheduleUnderWay<ReplayDecider>)
       case searching(any ScheduleSearch)
       case reducing(FailureShrinker, number: Int)
+      case telling(ScheduleUnderWay<ReplayDecider>, reduced: ScheduleRun, number: Int)
+      case over(ExplorationReport)
     }
 
     fileprivate var phase: Phase
     /// Whether a failure's steps are left for ``Explorer/run(replay:)-async`` to tell off the
     /// main actor, rather than told while the schedule that saw them holds it.
-    fileprivate var tellsLater = false
+    fileprivate let tellsLater: Bool
     /// A failure's steps, seen and not yet told.
     fileprivate var story: ScheduleNarrator.Story?
   }
 
+  /// What a step of a course did.
+  enum Advance {
+    /// It ran a schedule, or part of one, and there is more to run.
+    case ongoing
+    /// Its schedule waits for a job from outside its scope.
+    case waiting(OutsideWork)
+    /// The exploration is over.
+    case over(ExplorationReport)
+  }
+
   /// The exploration's course, or the run of only the schedule `replay` names.
-  package func begin(replay: String?) -> Course {
-    if let replay { return Course(phase: .replaying(replay)) }
+  /// `tellingLater`: a failure's steps are kept in the course's story, to be told off the
+  /// main actor.
+  package func begin(replay: String?, tellingLater: Bool = false) -> Course {
+    if let replay {
+      switch ReplayString.decode(replay) {
+      case .success(let departures):
+        return Course(
+          phase: .replaying(
+            ScheduleUnderWay(
+              of: runner, decider: ReplayDecider(departures), narrate: true,
+              tellingLater: tellingLater)),
+          tellsLater: tellingLater)
+      case .failure(let error):
+        return Course(phase: .over(unreadable(replay, error)), tellsLater: tellingLater)
+      }
+    }
     let search: any ScheduleSearch =
       switch strategy {
       case .exhaustive(let limit, let deviations):
@@ -55,32 +81,52 @@ package struct Explorer {
       case .pct(let seed, let schedules, let depth):
         PCTSearch(strategy, seed: seed, schedules: schedules, depth: depth)
       }
-    return Course(phase: .searching(search))
+    return Course(phase: .searching(search), tellsLater: tellingLater)
   }
 
-  /// Runs the course's next schedule; its report once the exploration is over.
-  package func step(_ course: inout Course) -> ExplorationReport? {
+  /// Runs the course's next schedule, or the one under way, to its end; where it must wait
+  /// for outside work, waits if `blocks`, else returns ``Advance/waiting(_:)``.
+  func step(_ course: inout Course, waiting blocks: Bool) -> Advance {
     switch course.phase {
-    case .replaying(let text):
-      return replay(text, &course)
+    case .over(let report):
+      return .over(report)
+    case .replaying(let schedule):
+      guard let run = schedule.advance(waiting: blocks) else { return waiting(on: schedule) }
+      course.story = run.story
+      return .over(replayed(run))
     case .searching(var search):
-      switch search.step(runner) {
-      case .searching:
-        course.phase = .searching(search)
-        return nil
-      case .finished(let report):
-        return report
+      let step = search.step(runner, waiting: blocks)
+      course.phase = .searching(search)
+      switch step {
+      case .searching: return .ongoing
+      case .waiting(let work): return .waiting(work)
+      case .finished(let report): return .over(report)
       case .found(let run, let number):
         course.phase = .reducing(FailureShrinker(runner: runner, failing: run), number: number)
-        return nil
+        return .ongoing
       }
     case .reducing(var shrinker, let number):
-      guard shrinker.step() else {
-        course.phase = .reducing(shrinker, number: number)
-        return nil
+      let step = shrinker.step(waiting: blocks)
+      course.phase = .reducing(shrinker, number: number)
+      switch step {
+      case .trying: return .ongoing
+      case .waiting(let work): return .waiting(work)
+      case .done:
+        let schedule = ScheduleUnderWay(
+          of: runner, decider: ReplayDecider(shrinker.best.departures), narrate: tells,
+          tellingLater: course.tellsLater)
+        course.phase = .telling(schedule, reduced: shrinker.best, number: number)
+        return .ongoing
       }
-      return told(shrinker.best, number: number, &course)
+    case .telling(let schedule, let reduced, let number):
+      guard let told = schedule.advance(waiting: blocks) else { return waiting(on: schedule) }
+      course.story = told.story
+      return .over(report(reduced, told: told, number: number))
     }
+  }
+
+  private func waiting(on schedule: ScheduleUnderWay<ReplayDecider>) -> Advance {
+    schedule.outsideWork.map(Advance.waiting) ?? .ongoing
   }
 
   /// Explores, or runs only the schedule `replay` names, holding the main actor throughout.
@@ -88,23 +134,25 @@ package struct Explorer {
     defer { runner.watchdog?.stop() }
     var course = begin(replay: replay)
     while true {
-      if let report = step(&course) { return report }
+      if case .over(let report) = step(&course, waiting: true) { return report }
     }
   }
 
   /// Explores, or runs only the schedule `replay` names, giving the main actor back to other
-  /// work between schedules once it has held it for a turn (``MainActorTurn``).
+  /// work between schedules once it has held it for a turn (``MainActorTurn``), and while a
+  /// schedule waits for work outside its scope.
   package func run(replay: String?) async -> ExplorationReport {
     defer { runner.watchdog?.stop() }
-    var course = begin(replay: replay)
-    course.tellsLater = true
+    var course = begin(replay: replay, tellingLater: true)
     while true {
-      if let report = step(&course) {
+      switch step(&course, waiting: false) {
+      case .over(let report):
         guard let story = course.story, let failure = report.failure else { return report }
         let steps = await Task.detached { story.told() }.value
         return report.withSteps(steps, of: failure)
+      case .waiting(let work): await work.wait()
+      case .ongoing: await MainActorTurn.giveBackIfDue()
       }
-      await MainActorTurn.giveBackIfDue()
     }
   }
 
@@ -115,27 +163,25 @@ package struct Explorer {
     _ = runner.run(&decider)
   }
 
-  private func replay(_ text: String, _ course: inout Course) -> ExplorationReport {
-    let departures: [ReplayString.Departure]
-    switch ReplayString.decode(text) {
-    case .success(let decoded):
-      departures = decoded
-    case .failure(let error):
-      let reason =
-        switch error {
-        case .notAReplayString: "\"\(text)\" is not a replay string (it reads like \"x2:3.1,9.2\")."
-        case .earlierVersion:
-          "\"\(text)\" comes from an earlier version, which made no choice among jobs; run the exploration again for an x2: string."
-        }
-      return ExplorationReport(
-        strategy: strategy, schedules: 0, isComplete: false,
-        failure: ExplorationFailure(
-          strategy: strategy, scheduleNumber: 0, replay: text, steps: [], reason: reason,
-          deviations: 0))
-    }
-    var decider = ReplayDecider(departures)
-    let run = runner.run(&decider, narrate: true, tellingLater: course.tellsLater)
-    course.story = run.story
+  /// The report of a replay string that cannot be read.
+  private func unreadable(
+    _ text: String, _ error: ReplayString.DecodingError
+  ) -> ExplorationReport {
+    let reason =
+      switch error {
+      case .notAReplayString: "\"\(text)\" is not a replay string (it reads like \"x2:3.1,9.2\")."
+      case .earlierVersion:
+        "\"\(text)\" comes from an earlier version, which made no choice among jobs; run the exploration again for an x2: string."
+      }
+    return ExplorationReport(
+      strategy: strategy, schedules: 0, isComplete: false,
+      failure: ExplorationFailure(
+        strategy: strategy, scheduleNumber: 0, replay: text, steps: [], reason: reason,
+        deviations: 0))
+  }
+
+  /// The report of the one schedule a replay string named, which ran as `run`.
+  private func replayed(_ run: ScheduleRun) -> ExplorationReport {
     guard let failure = run.failure else {
       return ExplorationReport(strategy: strategy, schedules: 1, isComplete: false, failure: nil)
     }
@@ -146,13 +192,9 @@ package struct Explorer {
         steps: run.steps, reason: failure.reason, deviations: run.deviations))
   }
 
-  /// The report of a failure found on schedule `number` and reduced to `reduced`: told.
-  private func told(
-    _ reduced: ScheduleRun, number: Int, _ course: inout Course
-  ) -> ExplorationReport {
-    var decider = ReplayDecider(reduced.departures)
-    let told = runner.run(&decider, narrate: tells, tellingLater: course.tellsLater)
-    course.story = told.story
+  /// The report of a failure found on schedule `number`, reduced to `reduced` and told as
+  /// `told`.
+  private func report(_ reduced: ScheduleRun, told: ScheduleRun, number: Int) -> ExplorationReport {
     let reason = (told.failure ?? reduced.failure)?.reason ?? "the schedule failed"
     return ExplorationReport(
       strategy: strategy, schedules: number, isComplete: false,

@@ -34,28 +34,46 @@ struct FailureShrinker {
     self.candidates = Self.dropping(from: failing.departures)
   }
 
-  /// Reduces at once, running every candidate.
-  mutating func reduce() -> ScheduleRun {
-    while !step() {}
-    return best
+  /// The candidate under way, kept between two steps while it waits for outside work.
+  private var underWay: ScheduleUnderWay<ReplayDecider>?
+
+  /// Where a reduction stands after a step.
+  enum Step {
+    /// It tried a candidate, and has more to try.
+    case trying
+    /// Its candidate waits for a job from outside its scope.
+    case waiting(OutsideWork)
+    /// It is over: ``best`` is final.
+    case done
   }
 
-  /// Tries the next candidate; `true` once the reduction is over and ``best`` is final.
-  mutating func step() -> Bool {
-    guard let kind, budget > 0 else { return true }
-    guard !candidates.isEmpty else {
-      // A pass of drops that kept none is followed by one of lowerings on the same schedule;
-      // a pass of lowerings that kept none ends the reduction.
-      guard case .drop = pass else { return true }
-      pass = .lower
-      candidates = Self.lowering(best.departures)
-      return candidates.isEmpty
+  /// Tries the candidate under way, or the next one, to its end; where it must wait for
+  /// outside work, waits if `blocks`, else returns ``Step/waiting(_:)``.
+  mutating func step(waiting blocks: Bool) -> Step {
+    guard let kind, budget > 0 || underWay != nil else { return .done }
+    let schedule: ScheduleUnderWay<ReplayDecider>
+    if let underWay {
+      schedule = underWay
+    } else {
+      guard !candidates.isEmpty else {
+        // A pass of drops that kept none is followed by one of lowerings on the same
+        // schedule; a pass of lowerings that kept none ends the reduction.
+        guard case .drop = pass else { return .done }
+        pass = .lower
+        candidates = Self.lowering(best.departures)
+        return candidates.isEmpty ? .done : .trying
+      }
+      budget -= 1
+      schedule = ScheduleUnderWay(
+        of: runner, decider: ReplayDecider(candidates.removeFirst(), lenient: true),
+        narrate: false)
     }
-    let candidate = candidates.removeFirst()
-    budget -= 1
-    var decider = ReplayDecider(candidate, lenient: true)
-    let run = runner.run(&decider)
-    guard run.failure?.kind == kind else { return budget <= 0 }
+    guard let run = schedule.advance(waiting: blocks) else {
+      underWay = schedule
+      return schedule.outsideWork.map(Step.waiting) ?? .trying
+    }
+    underWay = nil
+    guard run.failure?.kind == kind else { return budget <= 0 ? .done : .trying }
     let kept =
       switch pass {
       case .drop: run.deviations < best.deviations
@@ -66,7 +84,7 @@ struct FailureShrinker {
       pass = .drop
       candidates = Self.dropping(from: run.departures)
     }
-    return budget <= 0
+    return budget <= 0 ? .done : .trying
   }
 
   private static func dropping(

@@ -166,6 +166,12 @@ final class JobScope: Sendable {
   /// other than a sleep's end.
   var hasHeardFromOutside: Bool { JobRouter.shared.outsideWork(queue).arrivals > 0 }
 
+  /// Waits, holding no thread, until a job arrives from another thread or `deadline`
+  /// passes.
+  func waitForJob(until deadline: ContinuousClock.Instant) async {
+    await JobRouter.shared.wait(for: queue, until: deadline)
+  }
+
   /// Waits until a job arrives from another thread or `deadline` passes; returns whether
   /// one is waiting.
   func waitForJob(until deadline: ContinuousClock.Instant) -> Bool {

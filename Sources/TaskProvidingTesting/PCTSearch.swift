@@ -43,6 +43,7 @@ struct PCTSearch: ScheduleSearch {
   let seed: UInt64
   let schedules: Int
   let depth: Int
+  var underWay: ScheduleUnderWay<PCTDecider>?
   private var number = 1
   private var longest = 8
 
@@ -53,14 +54,19 @@ struct PCTSearch: ScheduleSearch {
     self.depth = depth
   }
 
-  mutating func step(_ runner: ScheduleRunner) -> SearchStep {
-    var decider = PCTDecider(seed: seed, schedule: number, depth: depth, decisions: longest)
-    let run = runner.run(&decider)
+  func next() -> NextSchedule<PCTDecider> {
+    guard number <= schedules else {
+      return .finished(
+        ExplorationReport(
+          strategy: strategy, schedules: schedules, isComplete: false, failure: nil))
+    }
+    return .run(PCTDecider(seed: seed, schedule: number, depth: depth, decisions: longest))
+  }
+
+  mutating func ran(_ run: ScheduleRun, with decider: PCTDecider) -> SearchStep {
     longest = max(longest, run.decisions.count)
     if run.failure != nil { return .found(run, number: number) }
     number += 1
-    guard number > schedules else { return .searching }
-    return .finished(
-      ExplorationReport(strategy: strategy, schedules: schedules, isComplete: false, failure: nil))
+    return .searching
   }
 }

@@ -26,6 +26,7 @@ struct RandomSearch: ScheduleSearch {
   let strategy: ExplorationStrategy
   let seed: UInt64
   let schedules: Int
+  var underWay: ScheduleUnderWay<RandomDecider>?
   private var number = 1
 
   init(_ strategy: ExplorationStrategy, seed: UInt64, schedules: Int) {
@@ -34,13 +35,18 @@ struct RandomSearch: ScheduleSearch {
     self.schedules = max(schedules, 1)
   }
 
-  mutating func step(_ runner: ScheduleRunner) -> SearchStep {
-    var decider = RandomDecider(seed: seed, schedule: number)
-    let run = runner.run(&decider)
+  func next() -> NextSchedule<RandomDecider> {
+    guard number <= schedules else {
+      return .finished(
+        ExplorationReport(
+          strategy: strategy, schedules: schedules, isComplete: false, failure: nil))
+    }
+    return .run(RandomDecider(seed: seed, schedule: number))
+  }
+
+  mutating func ran(_ run: ScheduleRun, with decider: RandomDecider) -> SearchStep {
     if run.failure != nil { return .found(run, number: number) }
     number += 1
-    guard number > schedules else { return .searching }
-    return .finished(
-      ExplorationReport(strategy: strategy, schedules: schedules, isComplete: false, failure: nil))
+    return .searching
   }
 }
