@@ -140,9 +140,14 @@ final class JobScope: Sendable {
         turnEnds: .now + MainActorTurn.length)
       {
       case .ended: return true
-      case .turnOver: await MainActorTurn.giveBackIfDue()
+      case .turnOver:
+        pauseDriving()
+        await MainActorTurn.giveBackIfDue()
+        resumeDriving()
       case .idle:
+        pauseDriving()
         await JobRouter.shared.wait(for: queue, until: deadline)
+        resumeDriving()
         if JobRouter.shared.count(queue) == 0, ContinuousClock.now >= deadline {
           return ended()
         }
@@ -165,6 +170,15 @@ final class JobScope: Sendable {
   /// Whether a job has come from a thread outside the scope (a callback, a dispatch queue),
   /// other than a sleep's end.
   var hasHeardFromOutside: Bool { JobRouter.shared.outsideWork(queue).arrivals > 0 }
+
+  /// The calling thread stops driving the scope until ``resumeDriving()``: a driver about to
+  /// suspend may resume on another thread (the main actor's jobs run on any thread of the
+  /// main queue), and this one may meanwhile run anyone's work, which must not count as the
+  /// scope's.
+  func pauseDriving() { DriverContext.leave() }
+
+  /// The calling thread drives the scope again, after ``pauseDriving()``.
+  func resumeDriving() { _ = DriverContext.enter() }
 
   /// Waits, holding no thread, until a job arrives from another thread or `deadline`
   /// passes.

@@ -24,6 +24,9 @@ final class ScheduleUnderWay<D: ScheduleDecider> {
   private var steps = 0
   /// Where the schedule waits for a job from outside its scope, if it does.
   private var waiting: OutsideWait?
+  /// Whether its driver let go of the scope to wait without holding the main actor: it may
+  /// be advanced again on another thread.
+  private var isPaused = false
 
   /// A wait for a job from outside the scope: until when, and what that wait stands for.
   private struct OutsideWait {
@@ -46,6 +49,9 @@ final class ScheduleUnderWay<D: ScheduleDecider> {
     runner.progress?.narrating(narrator)
     scope.adopting { setup.start() }
     runner.progress?.narrating(nil)
+    // Its first advance may come after an await, on another of the main queue's threads.
+    scope.pauseDriving()
+    isPaused = true
   }
 
   /// What the schedule waits for when ``advance(waiting:)`` returned to let its caller wait:
@@ -68,7 +74,15 @@ final class ScheduleUnderWay<D: ScheduleDecider> {
     }
     runner.progress?.narrating(narrator)
     defer { runner.progress?.narrating(nil) }
-    guard stepped(in: scope, waiting: blocks) else { return nil }
+    if isPaused {
+      scope.resumeDriving()
+      isPaused = false
+    }
+    guard stepped(in: scope, waiting: blocks) else {
+      scope.pauseDriving()
+      isPaused = true
+      return nil
+    }
     // Leave nothing behind: end what is open, let what that releases run; what it does may
     // open more, so a few rounds, until one runs nothing: only a job can open more.
     for _ in 0..<4 {
