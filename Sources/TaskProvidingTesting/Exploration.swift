@@ -196,12 +196,11 @@ package func exploring(
   jobBound: Duration? = nil, reduces: Bool = true, at site: CallSite,
   _ scenario: @escaping @MainActor (Exploration) async throws -> Void
 ) async -> ExplorationReport {
-  let report = await ExplorationTurns.shared.taking {
+  reported(
     await ExplorationProcess.run(
       replay: replay, site: site, strategy: strategy,
-      explorers(strategy, outsideWait, jobBound, reduces, site, scenario))
-  }
-  return reported(report, at: site)
+      explorers(strategy, outsideWait, jobBound, reduces, site, scenario)),
+    at: site)
 }
 
 /// Builds the explorer of `scenario`, given where it writes its progress.
