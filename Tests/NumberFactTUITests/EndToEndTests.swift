@@ -315,7 +315,9 @@ struct EndToEndTests {
       try await app.send("-l", "5--abc")  // each - toggles the sign; letters are dropped
       try await app.waitForScreen(containing: "Only digits")
       try await app.send("Enter")
-      try await app.waitForScreen(containing: "Count  5")
+      // Its fact shown, not only the count: a number entered while 5's fact still loads
+      // would replace it, and 5 would never be history.
+      try await app.waitForScreen { $0.contains("Count  5\n") && $0.contains("1 of 1") }
       // A dozen more facts. Each is awaited before the next number goes in: a number
       // entered while the last fact is still loading replaces it, and a fact never shown is
       // not history. 5 again is a repeat: it moves to the end instead of counting twice.
