@@ -134,7 +134,8 @@ public func explore(
 
 /// Runs `scenario` under many schedules, as the synchronous
 /// ``explore(_:replay:outsideWait:fileID:filePath:line:column:_:)-6ler3`` does, giving the main
-/// actor back to other work between schedules and while a child process explores.
+/// actor back to other work between schedules, while a schedule waits for work from outside
+/// its scope, and while a child process explores.
 ///
 /// This is the form to use in an `async` test, where Swift picks it for `await explore(…)`.
 /// The synchronous form holds the main actor for the whole exploration, so every
