@@ -1,4 +1,3 @@
-import Clocks
 import IssueReporting
 import NumberFactCore
 import NumberFactTUI
@@ -8,7 +7,7 @@ import TaskProviding
 import TaskProvidingTesting
 
 /// The terminal app, scripted: the real render loop on a ``VirtualTerminal``, with a
-/// controlled fact client, a recording task provider and a test clock, so a test types keys,
+/// controlled fact client, a recording task provider and a manual clock, so a test types keys,
 /// answers requests, moves time and reads frames, and nothing happens unless it says so.
 ///
 /// ```swift
@@ -29,7 +28,7 @@ package final class AppScript {
   /// What the app spawns through: taps, requests, the spinner.
   package let provider: any TaskProvider
   /// What the spinner sleeps on; move it with ``advance(by:)``.
-  package let clock = TestClock()
+  package let clock = ManualClock()
   /// The app under test, assembled as the command assembles it.
   package let app: NumberFactApp
   /// The feature the keys drive.
@@ -94,9 +93,10 @@ package final class AppScript {
   /// The frame on screen now.
   package var lastFrame: Frame? { terminal.lastFrame }
 
-  /// Moves the test clock: the spinner turns once per 100 ms.
-  package func advance(by duration: Duration) async {
-    await clock.advance(by: duration)
+  /// Moves the clock: the spinner turns once per 100 ms. The sleeps it ends have woken when
+  /// this returns; what they draw, a test waits for with ``frame(containing:timeout:)``.
+  package func advance(by duration: Duration) {
+    clock.advance(by: duration)
   }
 
   /// Resizes the terminal, as a person dragging the window's corner.

@@ -1,6 +1,6 @@
-import Clocks
 import ConcurrencyExtras
 import FactClient
+import NumberFactTesting
 import Synchronization
 import Testing
 
@@ -25,7 +25,7 @@ final class Primary: Sendable {
 
 @Suite struct FallbackTests {
   let primary = Primary()
-  let clock = TestClock()
+  let clock = ManualClock()
   let client: NumberFactClient
 
   init() {
@@ -45,7 +45,7 @@ final class Primary: Sendable {
 
   @Test func duringTheBackOffThePrimaryIsNotAsked() async throws {
     _ = try await client.fact(1, .trivia)
-    await clock.advance(by: .seconds(14))
+    clock.advance(by: .seconds(14))
     for number in 2...5 {
       let fact = try await client.fact(number, .trivia)
       #expect(fact.source == .offline && fact.number == number)
@@ -60,7 +60,7 @@ final class Primary: Sendable {
   @Test func afterTheBackOffTheNextRequestAsksAgainAndAnAnswerEndsTheFallback() async throws {
     _ = try await client.fact(1, .trivia)
     primary.set(.success("Live again."))
-    await clock.advance(by: .seconds(15))
+    clock.advance(by: .seconds(15))
     let fact = try await client.fact(2, .trivia)
     #expect(fact.source == .live && fact.text == "Live again.")
     #expect(fact.sourceLine == "from numbersapi.com")
@@ -75,7 +75,7 @@ final class Primary: Sendable {
       let before = primary.calls.load(ordering: .relaxed)
       _ = try await client.fact(second, .trivia)
       if primary.calls.load(ordering: .relaxed) > before { asked.append(second) }
-      await clock.advance(by: .seconds(1))
+      clock.advance(by: .seconds(1))
     }
     // 15, 30, 60, then 60 again: the longest.
     #expect(asked == [0, 15, 45, 105, 165, 225])
@@ -83,13 +83,13 @@ final class Primary: Sendable {
 
   @Test func aSuccessResetsTheBackOff() async throws {
     _ = try await client.fact(1, .trivia)
-    await clock.advance(by: .seconds(15))
+    clock.advance(by: .seconds(15))
     primary.set(.success("Live."))
     _ = try await client.fact(1, .trivia)
     primary.set(.failure(.noNetwork))
     let fact = try await client.fact(1, .trivia)
     #expect(fact.offlineReason == "no network")
-    await clock.advance(by: .seconds(15))
+    clock.advance(by: .seconds(15))
     _ = try await client.fact(1, .trivia)
     #expect(primary.calls.load(ordering: .relaxed) == 4)
   }
@@ -141,11 +141,11 @@ final class Primary: Sendable {
 
   @Test func theTimeLeftIsRoundedUpToWholeSeconds() async throws {
     _ = try await client.fact(1, .trivia)
-    await clock.advance(by: .milliseconds(14_500))
+    clock.advance(by: .milliseconds(14_500))
     #expect(
       try await client.fact(2, .trivia).offlineReason
         == "not asked for another 1 s: at the last try, numbersapi.com did not answer in 5 s")
-    await clock.advance(by: .milliseconds(499))
+    clock.advance(by: .milliseconds(499))
     #expect(
       try await client.fact(3, .trivia).offlineReason?.hasPrefix("not asked for another 1 s")
         == true)

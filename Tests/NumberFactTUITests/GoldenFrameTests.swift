@@ -21,7 +21,7 @@ struct GoldenFrameTests {
     app.type("f")
     _ = try await app.nextRequest()
     try await app.frame(containing: "Fetching")
-    await app.advance(by: .milliseconds(100))
+    app.advance(by: .milliseconds(100))
     try await app.frame(containing: "/ Fetching")
     assertFrame(app.lastFrame, named: "loading")
   }

@@ -1,4 +1,3 @@
-import Clocks
 import Dependencies
 import Glibc
 import NumberFactCore
@@ -94,9 +93,9 @@ struct RenderLoopTests {
     #expect(request.number == 7)
     try await app.frame(containing: "| Fetching a trivia fact about 7…")
 
-    await app.clock.advance(by: .milliseconds(100))
+    app.clock.advance(by: .milliseconds(100))
     try await app.frame(containing: "/ Fetching")
-    await app.clock.advance(by: .milliseconds(100))
+    app.clock.advance(by: .milliseconds(100))
     try await app.frame(containing: "- Fetching")
 
     request.answer("7 is the number of days in a week.")
@@ -213,7 +212,7 @@ struct RenderLoopTests {
   /// While `auto` answers offline without asking, the title bar says until when; when the
   /// back-off ends the mark goes, without a key press.
   @Test func theOfflineMarkStaysForTheBackOffAndGoesWhenItEnds() async throws {
-    let fallbackClock = TestClock()
+    let fallbackClock = ManualClock()
     let down = NumberFactClient { _, _ in throw NumberFactError.unreachable(host: "facts.test") }
     let client = NumberFactClient.fallingBack(
       from: down, host: "facts.test",
@@ -223,8 +222,8 @@ struct RenderLoopTests {
     app.type("f")
     let frame = try await app.frame(containing: "offline until")
     #expect(frame.lines.contains { $0.contains("offline: cannot reach facts.test") })
-    await fallbackClock.advance(by: .seconds(15))
-    await app.advance(by: .seconds(15))
+    fallbackClock.advance(by: .seconds(15))
+    app.advance(by: .seconds(15))
     try await app.terminal.waitForFrame(timeout: .seconds(5)) {
       !$0.contains("offline until") && $0.contains("cannot reach facts.test")
     }

@@ -1,0 +1,43 @@
+import NumberFactTesting
+import Testing
+
+/// The clock the app's scripted tests move by hand: a sleep ends on the advance that reaches
+/// its deadline, or at once if its deadline has passed, whichever the sleeping task meets
+/// first, so no test depends on which of the two runs first.
+@Suite struct ManualClockTests {
+  @Test func aSleepWhoseDeadlineHasPassedReturnsAtOnce() async throws {
+    let clock = ManualClock()
+    clock.advance(by: .seconds(3))
+    try await clock.sleep(until: clock.now.advanced(by: .seconds(-1)))
+    try await clock.sleep(until: clock.now)
+    #expect(clock.now.offset == .seconds(3))
+    #expect(clock.sleepers == 0)
+  }
+
+  @Test func anAdvanceToTheDeadlineEndsTheSleepWhicheverComesFirst() async throws {
+    let clock = ManualClock()
+    let deadline = clock.now.advanced(by: .seconds(1))
+    let sleeping = Task {
+      try await clock.sleep(until: deadline)
+      return clock.now
+    }
+    clock.advance(by: .milliseconds(400))
+    clock.advance(by: .milliseconds(600))
+    #expect(try await sleeping.value == deadline)
+    #expect(clock.sleepers == 0)
+  }
+
+  @Test func aNegativeAdvanceDoesNotMoveTheClock() {
+    let clock = ManualClock()
+    clock.advance(by: .seconds(-5))
+    #expect(clock.now.offset == .zero)
+  }
+
+  @Test func aCancelledSleepThrowsAndLeavesNoSleeper() async {
+    let clock = ManualClock()
+    let sleeping = Task { try await clock.sleep(until: clock.now.advanced(by: .seconds(60))) }
+    sleeping.cancel()
+    await #expect(throws: CancellationError.self) { try await sleeping.value }
+    #expect(clock.sleepers == 0)
+  }
+}
