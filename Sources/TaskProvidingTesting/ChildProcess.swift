@@ -130,14 +130,16 @@ extension ChildProcess {
         lines: [], standardError: "",
         ending: .notStarted("the child's request could not be written"))
     }
-    let ending = ChildSpawn.run(
-      arguments: call.arguments,
-      environment: [
-        ChildRequest.variable: request,
-        // The runtime's backtracer would spend seconds on a trap we only need the message of.
-        "SWIFT_BACKTRACE": "enable=no",
-      ],
-      standardError: standardError)
+    let ending = ChildTurns.taking {
+      ChildSpawn.run(
+        arguments: call.arguments,
+        environment: [
+          ChildRequest.variable: request,
+          // The runtime's backtracer would spend seconds on a trap we only need the message of.
+          "SWIFT_BACKTRACE": "enable=no",
+        ],
+        standardError: standardError)
+    }
     return ChildProcess(
       lines: read(output).split(separator: "\n").map(String.init),
       standardError: read(standardError), ending: ending)

@@ -10,6 +10,9 @@
     /// Children can be started here.
     static let isAvailable = true
 
+    /// Processors online, which bounds how many children explore at once.
+    static let processors = max(Int(sysconf(_SC_NPROCESSORS_ONLN)), 1)
+
     /// Why children cannot be started, where they cannot.
     static let unavailable = ""
 

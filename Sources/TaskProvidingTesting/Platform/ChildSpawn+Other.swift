@@ -6,6 +6,9 @@
     /// No child can be started here.
     static let isAvailable = false
 
+    /// No children start here: one, for the bound on children at once.
+    static let processors = 1
+
     /// Why, as a report gives it.
     static let unavailable =
       "exploring in a child process needs Linux or macOS; the exploration ran in the test's "
