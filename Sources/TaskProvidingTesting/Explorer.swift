@@ -148,7 +148,7 @@ package struct Explorer {
       switch step(&course, waiting: false) {
       case .over(let report):
         guard let story = course.story, let failure = report.failure else { return report }
-        let steps = await Task.detached { story.told() }.value
+        let steps = await ThreadOfItsOwn.run { story.told() }
         return report.withSteps(steps, of: failure)
       case .waiting(let work): await work.wait()
       case .ongoing: await MainActorTurn.giveBackIfDue()

@@ -1,8 +1,9 @@
 #if canImport(Dispatch)
   import Dispatch
 
-  /// Runs blocking work (waiting for a child process) where it holds neither the main actor
-  /// nor a thread of the concurrency runtime's pool, and resumes the caller when it is done.
+  /// Runs long or blocking work (waiting for a child process, telling a failure's steps) where
+  /// it holds neither the main actor nor a thread of the concurrency runtime's pool, and
+  /// resumes the caller when it is done.
   enum ThreadOfItsOwn {
     /// `work`'s result, computed on a serial queue of its own: such a queue takes a thread
     /// that the runtime's pool does not count, so work that blocks for seconds starves no
