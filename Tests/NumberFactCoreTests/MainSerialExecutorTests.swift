@@ -1,6 +1,7 @@
 import ConcurrencyExtras
 import NumberFactCore
 import NumberFactTesting
+import SuiteSupport
 import TaskProviding
 import Testing
 
@@ -9,12 +10,12 @@ import Testing
 /// `withMainSerialExecutor` swaps the runtime's process-wide global enqueue hook, for every
 /// test in the process: each of these runs in an exit test, a child process of its own, so it
 /// never runs beside a scheduler or another test.
-@Suite(.timeLimit(.minutes(1))) struct MainSerialExecutorTests {
+@Suite(.timeLimit(.minutes(3))) struct MainSerialExecutorTests {
   /// The articles' setup: plain `Task { }` for the taps and a live provider, all on the
   /// main serial executor. The serial executor makes the order in which tasks run
   /// reproducible; it does not tell the test when work is done, so the test still
   /// synchronizes on the requests and the task handles, never on yields.
-  @Suite struct PlainTasks {
+  @Suite(.exitTestThread) struct PlainTasks {
     // sample: serial-executor
     @Test func outOfOrderWithPlainTasks() async {
       await #expect(processExitsWith: .success) {

@@ -15,8 +15,13 @@ import Testing
 /// for a thread. On this thread they take turns, so together they take at most one core, and
 /// the system's scheduler shares it with the pool.
 final class ComputeThread: TaskExecutor, @unchecked Sendable {
-  /// The one thread, started on first use and kept for the run.
+  /// The thread for computations, started on first use and kept for the run.
   static let shared = ComputeThread()
+
+  /// A second thread, for exit tests: Swift Testing waits for an exit test's child process
+  /// by reading from it, blocking the thread the test runs on until the child ends. On the
+  /// pool, a few exit tests at once would hold every thread of it for seconds.
+  static let exitTests = ComputeThread()
 
   // Guarded by `mutex`; a pthread mutex so that ThreadSanitizer sees the lock.
   private var jobs: [UnownedJob] = []
@@ -77,4 +82,28 @@ extension Trait where Self == ComputeThreadTrait {
   /// Each test runs on the thread set aside for long computations, leaving the cooperative
   /// pool to the others.
   public static var computeThread: Self { Self() }
+}
+
+/// Runs each test on a thread of its own for exit tests (``ComputeThread/exitTests``) instead
+/// of the cooperative pool: the exit tests of the whole run then take turns there, each
+/// blocking that thread, not the pool, while its child process runs.
+public struct ExitTestThreadTrait: TestTrait, SuiteTrait, TestScoping {
+  /// Applied to a suite, it covers each test in it.
+  public var isRecursive: Bool { true }
+
+  public func scopeProvider(for test: Test, testCase: Test.Case?) -> Self? {
+    test.isSuite || testCase == nil ? nil : self
+  }
+
+  public func provideScope(
+    for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
+  ) async throws {
+    try await withTaskExecutorPreference(ComputeThread.exitTests) { try await function() }
+  }
+}
+
+extension Trait where Self == ExitTestThreadTrait {
+  /// Each test runs on the thread set aside for exit tests, whose waits for their child
+  /// processes then hold no thread of the cooperative pool.
+  public static var exitTestThread: Self { Self() }
 }

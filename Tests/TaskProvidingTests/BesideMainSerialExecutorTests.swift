@@ -1,5 +1,6 @@
 import ConcurrencyExtras
 import Dispatch
+import SuiteSupport
 import TaskProviding
 import TaskProvidingTesting
 import Testing
@@ -32,7 +33,7 @@ import Testing
     }
   }
 
-  @Test func explorationsSchedulersAndTheMainSerialExecutorRunTogether() async {
+  @Test(.exitTestThread) func explorationsSchedulersAndTheMainSerialExecutorRunTogether() async {
     await #expect(processExitsWith: .success) {
       await withTaskGroup(of: Void.self) { group in
         // One at a time among themselves: two `withMainSerialExecutor` calls at once turn

@@ -1,13 +1,14 @@
 #if os(Linux) && canImport(Glibc) && (arch(x86_64) || arch(arm64))
   import Glibc
   import Runtime
+  import SuiteSupport
   import Testing
 
   @testable import TaskProvidingTesting
 
   /// The image map the explorer names frames with comes from the loader's list, never from a
   /// scan of every mapped file: a file unmapped during such a scan crashed the test process.
-  @Suite(.timeLimit(.minutes(1))) struct LoadedImageTests {
+  @Suite(.timeLimit(.minutes(3))) struct LoadedImageTests {
     @Test func theLoaderListHasTheProgramAndTheRuntime() throws {
       let images = LoadedImage.all()
       let program = try #require(images.first { $0.path.hasSuffix(".xctest") })
@@ -38,7 +39,7 @@
 
     /// In a process of its own, where nothing maps or unmaps files meanwhile, the runtime's
     /// own capture is safe: the two agree on every image the loader loaded.
-    @Test func theLoaderListAgreesWithTheRuntimesCapture() async {
+    @Test(.exitTestThread) func theLoaderListAgreesWithTheRuntimesCapture() async {
       await #expect(processExitsWith: .success) {
         let captured = ImageMap.capture()
         for image in LoadedImage.all() {
@@ -54,7 +55,7 @@
     /// A file mapped with no access at all, as a database's shared memory is between its
     /// mapping and its unmapping: reading its first bytes faults. The loader's list never
     /// reads it.
-    @Test func aFileMappedWithoutAccessIsNeverRead() async {
+    @Test(.exitTestThread) func aFileMappedWithoutAccessIsNeverRead() async {
       await #expect(processExitsWith: .success) {
         var template = Array("/tmp/numberfact-mapped-XXXXXX".utf8CString)
         let descriptor = mkstemp(&template)

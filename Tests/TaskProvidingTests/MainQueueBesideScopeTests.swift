@@ -1,4 +1,5 @@
 import Dispatch
+import SuiteSupport
 import Testing
 
 @testable import TaskProvidingTesting
@@ -8,7 +9,7 @@ import Testing
 /// terminal's key reader does. The scope answers the runtime's "which executor is the main
 /// actor's", so its isolation check must accept the main queue, not only its driving thread.
 @Suite struct MainQueueBesideScopeTests {
-  @Test func assumeIsolatedOnTheMainQueueHoldsWhileAScopeIsOpen() async {
+  @Test(.exitTestThread) func assumeIsolatedOnTheMainQueueHoldsWhileAScopeIsOpen() async {
     // A trap here would end the whole test run, so the check runs in a process of its own.
     await #expect(processExitsWith: .success) {
       guard let scope = JobScope.open() else { exitChild(2) }

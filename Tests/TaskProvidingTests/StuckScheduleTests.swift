@@ -56,7 +56,7 @@ struct StuckScheduleTests {
 
   /// A job that blocks forever (here on a lock its own scenario never gives back) ends the
   /// test run within the bound, saying which exploration, which schedule and which task.
-  @Test func aJobThatNeverReturnsEndsTheRunWithAReport() async {
+  @Test(.exitTestThread) func aJobThatNeverReturnsEndsTheRunWithAReport() async {
     await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
       _ = await StuckScheduleTests.exploreAJobThatNeverReturns()
     }.map { result in
@@ -103,7 +103,7 @@ struct StuckScheduleTests {
 
   /// The same under the serial scheduler, whose timeout is seen only between jobs: a job that
   /// blocks forever ends the run past the timeout, naming the call and the job's task.
-  @Test func aSerialSchedulerJobThatNeverReturnsEndsTheRunWithAReport() async {
+  @Test(.exitTestThread) func aSerialSchedulerJobThatNeverReturnsEndsTheRunWithAReport() async {
     await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
       await MainActor.run {
         _ = try? withSerialScheduler(timeout: .milliseconds(300)) {
