@@ -1,9 +1,13 @@
 import Foundation
+import SuiteSupport
 import Testing
 
 /// Checks that each ```swift block of the docs is quoted, to the character, from a region
 /// of DocSamples.swift, so every sample a reader copies has been compiled and run.
-@Suite struct DocSampleTests {
+///
+/// Reading every source file takes long enough to keep a thread of the cooperative pool from
+/// the tests beside it: the suite runs on the compute thread, and reads the samples once.
+@Suite(.computeThread) struct DocSampleTests {
   static let root = URL(filePath: #filePath)
     .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
@@ -13,7 +17,9 @@ import Testing
 
   /// The regions between `// sample: NAME` and `// end sample` in the Swift files under
   /// Tests, without their indentation.
-  static func samples() throws -> [String: String] {
+  static let samples = Result { try readSamples() }
+
+  private static func readSamples() throws -> [String: String] {
     var samples: [String: String] = [:]
     var name: String?
     var lines: [Substring] = []
@@ -81,7 +87,7 @@ import Testing
 
   @Test(arguments: documents)
   func everySwiftBlockIsACompiledSample(document: String) throws {
-    let samples = try Self.samples()
+    let samples = try Self.samples.get()
     let blocks = try Self.blocks(in: document)
     if !document.contains(".docc/") { #expect(!blocks.isEmpty) }
     for block in blocks {
