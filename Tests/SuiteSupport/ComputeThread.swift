@@ -61,9 +61,13 @@ final class ComputeThread: TaskExecutor, @unchecked Sendable {
   }
 }
 
-/// Runs each test on ``ComputeThread`` instead of the cooperative pool: for tests that compute
-/// for seconds, so that they never hold a pool thread the tests beside them wait for.
+/// Runs each test on one of the suite's own threads (a ``ComputeThread``) instead of the
+/// cooperative pool: tests that compute for seconds, or that block their thread while an exit
+/// test's child runs, then never hold a pool thread the tests beside them wait for. The tests
+/// of the whole run that share a thread take turns on it.
 public struct ComputeThreadTrait: TestTrait, SuiteTrait, TestScoping {
+  let thread: ComputeThread
+
   /// Applied to a suite, it covers each test in it.
   public var isRecursive: Bool { true }
 
@@ -74,36 +78,16 @@ public struct ComputeThreadTrait: TestTrait, SuiteTrait, TestScoping {
   public func provideScope(
     for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
   ) async throws {
-    try await withTaskExecutorPreference(ComputeThread.shared) { try await function() }
+    try await withTaskExecutorPreference(thread) { try await function() }
   }
 }
 
 extension Trait where Self == ComputeThreadTrait {
   /// Each test runs on the thread set aside for long computations, leaving the cooperative
   /// pool to the others.
-  public static var computeThread: Self { Self() }
-}
+  public static var computeThread: Self { Self(thread: .shared) }
 
-/// Runs each test on a thread of its own for exit tests (``ComputeThread/exitTests``) instead
-/// of the cooperative pool: the exit tests of the whole run then take turns there, each
-/// blocking that thread, not the pool, while its child process runs.
-public struct ExitTestThreadTrait: TestTrait, SuiteTrait, TestScoping {
-  /// Applied to a suite, it covers each test in it.
-  public var isRecursive: Bool { true }
-
-  public func scopeProvider(for test: Test, testCase: Test.Case?) -> Self? {
-    test.isSuite || testCase == nil ? nil : self
-  }
-
-  public func provideScope(
-    for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
-  ) async throws {
-    try await withTaskExecutorPreference(ComputeThread.exitTests) { try await function() }
-  }
-}
-
-extension Trait where Self == ExitTestThreadTrait {
   /// Each test runs on the thread set aside for exit tests, whose waits for their child
   /// processes then hold no thread of the cooperative pool.
-  public static var exitTestThread: Self { Self() }
+  public static var exitTestThread: Self { Self(thread: .exitTests) }
 }
