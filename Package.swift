@@ -263,7 +263,7 @@ let package = Package(
     ),
     // What the suite's tests share that is about the suite itself: turns on the main actor, a
     // thread of its own for a test that computes for seconds.
-    .target(name: "SuiteSupport", path: "Tests/SuiteSupport"),
+    .target(name: "SuiteSupport", dependencies: ["LockSupport"], path: "Tests/SuiteSupport"),
     // Classic Swift concurrency bugs, each beside its fixed twin, that the explorer must find
     // (CatalogTests) and whose schedules the benchmark counts.
     .target(

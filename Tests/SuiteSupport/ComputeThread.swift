@@ -1,3 +1,4 @@
+import LockSupport
 import Testing
 
 #if canImport(Glibc)
@@ -18,17 +19,18 @@ final class ComputeThread: TaskExecutor, @unchecked Sendable {
   /// The thread for computations, started on first use and kept for the run.
   static let shared = ComputeThread()
 
-  /// A second thread, for exit tests: Swift Testing waits for an exit test's child process
-  /// by reading from it, blocking the thread the test runs on until the child ends. On the
-  /// pool, a few exit tests at once would hold every thread of it for seconds.
-  static let exitTests = ComputeThread()
+  /// Threads for exit tests, one per exit test running: Swift Testing waits for an exit
+  /// test's child process by reading from it, blocking the thread the test runs on until the
+  /// child ends. On the pool, a few exit tests at once would hold every thread of it for
+  /// seconds; on one shared thread, a short exit test would wait for a long one.
+  static let exitTests = ThreadLending()
 
   // Guarded by `mutex`; a pthread mutex so that ThreadSanitizer sees the lock.
   private var jobs: [UnownedJob] = []
   private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
   private let condition = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
 
-  private init() {
+  fileprivate init() {
     pthread_mutex_init(mutex, nil)
     pthread_cond_init(condition, nil)
     let unmanaged = Unmanaged.passRetained(self)
@@ -66,7 +68,13 @@ final class ComputeThread: TaskExecutor, @unchecked Sendable {
 /// test's child runs, then never hold a pool thread the tests beside them wait for. The tests
 /// of the whole run that share a thread take turns on it.
 public struct ComputeThreadTrait: TestTrait, SuiteTrait, TestScoping {
-  let thread: ComputeThread
+  /// Where a test's thread comes from: one shared thread, or one lent for the test alone.
+  enum Source: Sendable {
+    case shared(ComputeThread)
+    case lent(ThreadLending)
+  }
+
+  let source: Source
 
   /// Applied to a suite, it covers each test in it.
   public var isRecursive: Bool { true }
@@ -78,16 +86,40 @@ public struct ComputeThreadTrait: TestTrait, SuiteTrait, TestScoping {
   public func provideScope(
     for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
   ) async throws {
-    try await withTaskExecutorPreference(thread) { try await function() }
+    switch source {
+    case .shared(let thread):
+      try await withTaskExecutorPreference(thread) { try await function() }
+    case .lent(let lending):
+      let thread = lending.borrow()
+      defer { lending.giveBack(thread) }
+      try await withTaskExecutorPreference(thread) { try await function() }
+    }
   }
 }
 
 extension Trait where Self == ComputeThreadTrait {
   /// Each test runs on the thread set aside for long computations, leaving the cooperative
   /// pool to the others.
-  public static var computeThread: Self { Self(thread: .shared) }
+  public static var computeThread: Self { Self(source: .shared(.shared)) }
 
-  /// Each test runs on the thread set aside for exit tests, whose waits for their child
-  /// processes then hold no thread of the cooperative pool.
-  public static var exitTestThread: Self { Self(thread: .exitTests) }
+  /// Each test runs on a thread lent to it alone, so that its exit tests' waits for their
+  /// child processes hold no thread of the cooperative pool and no other test's thread.
+  public static var exitTestThread: Self { Self(source: .lent(ComputeThread.exitTests)) }
+}
+
+/// Threads lent to one test at a time: an idle one if there is one, else a new one. A thread
+/// given back serves the next test; none is ever ended, and there are never more than the
+/// tests that ran at once.
+final class ThreadLending: Sendable {
+  private let idle = Locked<[ComputeThread]>([])
+
+  /// A thread no other test is using.
+  func borrow() -> ComputeThread {
+    idle.withLock { $0.popLast() } ?? ComputeThread()
+  }
+
+  /// `thread` is free again: its test has ended, and with it every task that preferred it.
+  func giveBack(_ thread: ComputeThread) {
+    idle.withLock { $0.append(thread) }
+  }
 }
