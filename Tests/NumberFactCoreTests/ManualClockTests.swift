@@ -8,8 +8,8 @@ import Testing
   @Test func aSleepWhoseDeadlineHasPassedReturnsAtOnce() async throws {
     let clock = ManualClock()
     clock.advance(by: .seconds(3))
-    try await clock.sleep(until: clock.now.advanced(by: .seconds(-1)))
-    try await clock.sleep(until: clock.now)
+    try await clock.sleep(until: clock.now.advanced(by: .seconds(-1)))  // virtual time
+    try await clock.sleep(until: clock.now)  // virtual time
     #expect(clock.now.offset == .seconds(3))
     #expect(clock.sleepers == 0)
   }
@@ -18,7 +18,7 @@ import Testing
     let clock = ManualClock()
     let deadline = clock.now.advanced(by: .seconds(1))
     let sleeping = Task {
-      try await clock.sleep(until: deadline)
+      try await clock.sleep(until: deadline)  // virtual time
       return clock.now
     }
     clock.advance(by: .milliseconds(400))
@@ -35,7 +35,9 @@ import Testing
 
   @Test func aCancelledSleepThrowsAndLeavesNoSleeper() async {
     let clock = ManualClock()
-    let sleeping = Task { try await clock.sleep(until: clock.now.advanced(by: .seconds(60))) }
+    let sleeping = Task {
+      try await clock.sleep(until: clock.now.advanced(by: .seconds(60)))  // virtual time
+    }
     sleeping.cancel()
     await #expect(throws: CancellationError.self) { try await sleeping.value }
     #expect(clock.sleepers == 0)
