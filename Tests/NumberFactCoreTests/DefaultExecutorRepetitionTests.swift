@@ -6,10 +6,9 @@ import Testing
 /// Each timing-sensitive scenario 50 times on the runtime's own executors: the scenarios
 /// hold without the serial scheduler too, under whatever timing the machine gives them.
 ///
-/// Each run answers its calls on the main actor within their failure bound (5 s), so each
-/// test takes a shared turn (`.responsiveMainActor`): no exploration holds the main actor
-/// meanwhile, as one does for seconds under ThreadSanitizer.
-@MainActor @Suite(.timeLimit(.minutes(5)), .responsiveMainActor)
+/// Each run answers its calls on the main actor within their failure bound (5 s), beside the
+/// suite's explorations and schedulers, which give the main actor back between schedules.
+@MainActor @Suite(.timeLimit(.minutes(5)))
 struct DefaultExecutorRepetitionTests {
   static let repetitions = 50
 

@@ -13,7 +13,7 @@ import Testing
 /// An exploration holds the main actor while it runs. The tests here go through their
 /// scenarios one exploration at a time, each in a turn of its own on the main actor, so the
 /// suite's other main-actor tests get their turns in between.
-@Suite(.exploresInProcess, .mainActorTurn, .timeLimit(.minutes(ThreadSanitizer.minutes(2))))
+@Suite(.exploresInProcess, .timeLimit(.minutes(ThreadSanitizer.minutes(5))))
 struct ExplorationTests {
   /// Our model, every schedule of each scenario. How many there are is asserted, so a change
   /// to the scenario, the model or the explorer that changes the space is noticed.

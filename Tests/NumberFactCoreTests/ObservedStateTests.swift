@@ -9,7 +9,7 @@ import Testing
 /// The feature's published state, waited on with `waitUntil` rather than through its tasks
 /// (the third style of docs/testing-async.md), for when the test cannot reach the work: it
 /// was spawned by code the test does not control.
-@MainActor @Suite(.timeLimit(.minutes(ThreadSanitizer.minutes(1))), .responsiveMainActor)
+@MainActor @Suite(.timeLimit(.minutes(ThreadSanitizer.minutes(1))))
 struct ObservedStateTests {
   // sample: observe-state
   @Test func factAppearsAfterAnUnreachableSpawn() async throws {

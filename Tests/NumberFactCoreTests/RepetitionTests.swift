@@ -10,36 +10,26 @@ import Testing
 /// A scenario that depended on one order would fail here, with the seed that replays it.
 ///
 /// The scheduler owns each run's jobs and nothing else, so these run beside the rest of the
-/// suite; they give the main actor back between chunks of runs, taking their turns in line
-/// with the suite's other long main-actor work (`MainActorTurns`), so the suite's other
-/// main-actor tests never wait long.
-@Suite(.timeLimit(.minutes(ThreadSanitizer.minutes(5)))) struct RepetitionTests {
+/// suite; the `async` form gives the main actor back after each run. The scenarios take
+/// their turns one after another: each run is a main-actor job, and ten loops at once would
+/// put ten runs ahead of every other test's main-actor hop.
+@Suite(.serialized, .timeLimit(.minutes(ThreadSanitizer.minutes(5)))) struct RepetitionTests {
   /// Under ThreadSanitizer, which runs everything several times slower and looks for races
   /// rather than orders, a tenth as many.
   static let repetitions = ThreadSanitizer.isActive ? 1_000 : 10_000
-  /// Runs per turn on the main actor: a few milliseconds, so a turn never keeps the suite's
-  /// other main-actor tests waiting long.
-  static let chunk = 20
 
   @Test(arguments: FeatureScenario.allCases)
   func tenThousandInterleavings(_ scenario: FeatureScenario) async throws {
-    for start in stride(from: 1, through: Self.repetitions, by: Self.chunk) {
-      let failure = await MainActorTurns.take { () -> String? in
-        for run in start..<min(start + Self.chunk, Self.repetitions + 1) {
-          let order = JobOrder.random(seed: UInt64(run))
-          do {
-            try withSerialScheduler(order: order) { try await scenario.run() }
-          } catch {
-            return """
-              \(scenario) failed on run \(run) of \(Self.repetitions) (replay with \
-              withSerialScheduler(order: .\(order))): \(error)
-              """
-          }
-        }
-        return nil
-      }
-      if let failure {
-        Issue.record(Comment(rawValue: failure))
+    for run in 1...Self.repetitions {
+      let order = JobOrder.random(seed: UInt64(run))
+      do {
+        try await withSerialScheduler(order: order) { try await scenario.run() }
+      } catch {
+        Issue.record(
+          """
+          \(scenario) failed on run \(run) of \(Self.repetitions) (replay with \
+          withSerialScheduler(order: .\(order))): \(error)
+          """)
         return
       }
     }

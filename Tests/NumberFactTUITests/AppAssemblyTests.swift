@@ -9,7 +9,7 @@ import Testing
 /// The app as `numberfact` assembles it (``NumberFactApp``), driven by a script: the store is
 /// read after the first frame and written as the app quits, in the real app and in tests
 /// alike.
-@MainActor @Suite(.timeLimit(.minutes(ThreadSanitizer.minutes(1))), .responsiveMainActor)
+@MainActor @Suite(.timeLimit(.minutes(ThreadSanitizer.minutes(1))))
 struct AppAssemblyTests {
   @Test func theAppStartsWhereTheLastRunLeftOffAndRemembersWhereItEnds() async throws {
     let store = FactStore.inMemory()

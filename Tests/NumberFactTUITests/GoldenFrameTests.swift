@@ -8,7 +8,7 @@ import Testing
 /// Every screen of the app, driven by a script and compared with golden text files in
 /// `__Snapshots__/GoldenFrameTests/`. After an intended change to the layout, run with
 /// `SNAPSHOT_TESTING_RECORD=all` and review the files' diff.
-@MainActor @Suite(.timeLimit(.minutes(ThreadSanitizer.minutes(1))), .responsiveMainActor)
+@MainActor @Suite(.timeLimit(.minutes(ThreadSanitizer.minutes(1))))
 struct GoldenFrameTests {
   @Test func first() async throws {
     let app = AppScript(count: 42)

@@ -51,7 +51,7 @@ import Testing
 
 /// What a typed character is as a key: the same whether a terminal reads it or a test types
 /// it, so `type("6\r")` presses Enter on the virtual terminal as on the real one.
-@MainActor @Suite(.responsiveMainActor) struct TypedKeyTests {
+@MainActor @Suite struct TypedKeyTests {
   @Test func controlCharactersAreTheirKeys() {
     let typed = "\r\n\u{1B}\u{7F}\u{8}\t\u{3}\u{1A}\u{C}a字"
     #expect(

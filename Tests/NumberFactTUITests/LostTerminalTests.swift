@@ -9,7 +9,7 @@ extension NcursesScreenSuites {
   /// The terminal going away under the app: its window closed, its connection dropped. The
   /// events must end, so the app exits, instead of waiting on a descriptor that will never
   /// be readable again.
-  @MainActor @Suite(.responsiveMainActor) struct LostTerminalTests {
+  @MainActor @Suite struct LostTerminalTests {
     /// Drains `terminal`'s events until they end. Without the fix they never end; the bound
     /// is generous because the main actor is shared with every other test of the run.
     func eventsEnd(_ terminal: NcursesTerminal) async throws {

@@ -67,7 +67,7 @@ import Testing
 }
 
 /// The new keys through the real render loop on a virtual terminal.
-@MainActor @Suite(.timeLimit(.minutes(ThreadSanitizer.minutes(1))), .responsiveMainActor)
+@MainActor @Suite(.timeLimit(.minutes(ThreadSanitizer.minutes(1))))
 struct NewKeyTests {
   @Test func typingANumberAndEnterFetchesItsFact() async throws {
     let app = LoopHarness()

@@ -14,7 +14,7 @@ import Testing
 /// provider and a test clock: the product's script harness.
 typealias LoopHarness = AppScript
 
-@MainActor @Suite(.timeLimit(.minutes(ThreadSanitizer.minutes(1))), .responsiveMainActor)
+@MainActor @Suite(.timeLimit(.minutes(ThreadSanitizer.minutes(1))))
 struct RenderLoopTests {
   @Test func firstFrameShowsTheCountAndTheHints() async throws {
     let app = LoopHarness(count: 41)

@@ -9,7 +9,7 @@ import Testing
 extension NcursesScreenSuites {
   /// Keys at the edges of a suspension: the input source alone reads keys, so none is lost,
   /// and a wake-up with nothing left to read never ends the app.
-  @MainActor @Suite(.responsiveMainActor) struct ResumeTests {
+  @MainActor @Suite struct ResumeTests {
     /// The first batch of keys `terminal` reports, or `nil` when its events end first.
     func firstKeys(of terminal: NcursesTerminal) async throws -> [Key]? {
       let events = terminal.eventStream()

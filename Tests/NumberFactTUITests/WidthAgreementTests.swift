@@ -10,7 +10,7 @@ extension NcursesScreenSuites {
   /// The widths the view lays text out by, against the C library's `wcwidth`, by which
   /// ncurses places text, and against where ncurses really moves on to: a frame is drawn
   /// where it was laid out, or the rest of a line lands early and leaves old text behind.
-  @MainActor @Suite(.mainActorTurn) struct WidthAgreementTests {
+  @MainActor @Suite struct WidthAgreementTests {
     /// `wcwidth` in a UTF-8 locale, asked here on its own, not through `DisplayWidth`.
     static func cWidth(_ scalar: Unicode.Scalar) -> Int32 {
       let locale = newlocale(LC_CTYPE_MASK, "C.UTF-8", nil)

@@ -10,7 +10,7 @@ import Testing
 ///
 /// Each exploration runs exhaustively and under PCT with several seeds; the schedule counts
 /// are in docs/peer-code.md.
-@Suite(.exploresInProcess, .mainActorTurn, .timeLimit(.minutes(ThreadSanitizer.minutes(3))))
+@Suite(.exploresInProcess, .timeLimit(.minutes(ThreadSanitizer.minutes(5))))
 struct PeerCodeTests {
   // Under the sanitizer, fewer: that pass looks for data races, and runs several times slower.
   static let seeds: [UInt64] = ThreadSanitizer.isActive ? [1] : [1, 2, 3, 4, 5]

@@ -14,7 +14,7 @@ import Testing
 ///
 /// No scenario of the catalog sleeps in real time or waits for another thread, so a schedule
 /// with nothing left to run is stuck at once: `outsideWait` is short.
-@Suite(.exploresInProcess, .mainActorTurn) struct CatalogTests {
+@Suite(.exploresInProcess) struct CatalogTests {
   static let outsideWait = Duration.milliseconds(20)
 
   /// Within how many schedules each strategy finds each bug: the exhaustive search with its

@@ -6,7 +6,7 @@ import Testing
 /// `.exhaustive()` raises its bound on departures round by round, and runs each schedule of
 /// every round once: a round starts where the schedules of the rounds before it left off,
 /// instead of running them all again on its way to the new ones.
-@Suite(.exploresInProcess, .timeLimit(.minutes(ThreadSanitizer.minutes(2))))
+@Suite(.exploresInProcess, .timeLimit(.minutes(ThreadSanitizer.minutes(5))))
 struct ExhaustiveRoundsTests {
   /// An actor the tasks visit: each visit is a hop there and back.
   private actor Ledger {

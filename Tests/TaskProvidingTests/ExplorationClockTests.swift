@@ -7,7 +7,7 @@ import Testing
 
 /// The exploration's clock: time moves only when nothing else can happen, both orders of an
 /// answer and a timeout are tried, and deadlines saturate.
-@MainActor @Suite(.mainActorTurn, .exploresInProcess) struct ExplorationClockTests {
+@MainActor @Suite(.exploresInProcess) struct ExplorationClockTests {
   /// Where a timed lookup is.
   enum LookupStatus: Equatable {
     case idle, loading, timedOut

@@ -13,7 +13,7 @@ import Testing
 /// A scheduler owns the work its body starts, however it is started, and nothing else: other
 /// tests' jobs never run on its thread, and it ends while other work keeps the runtime busy.
 @MainActor
-@Suite(.timeLimit(.minutes(ThreadSanitizer.minutes(1))), .mainActorTurn, .exploresInProcess)
+@Suite(.timeLimit(.minutes(ThreadSanitizer.minutes(5))), .exploresInProcess)
 struct JobOwnershipTests {
   /// The thread a job runs on, to compare with the scheduler's.
   nonisolated static func thread() -> UInt { UInt(bitPattern: Int(bitPattern: pthread_self())) }

@@ -6,7 +6,7 @@ import Testing
 
 // Its tasks run on the main actor within 5-second bounds: no exploration may hold it meanwhile.
 @MainActor
-@Suite(.responsiveMainActor) struct ManualTaskProviderTests {
+@Suite struct ManualTaskProviderTests {
   @Test func holdsEachTaskUntilRunNextAndReturnsWhenItHasFinished() async {
     let provider = ManualTaskProvider()
     var ran = false

@@ -5,7 +5,7 @@ import Testing
 
 /// What a schedule does when nothing is left to choose: it takes a job that comes from
 /// outside the scope, or reports what is still pending.
-@MainActor @Suite(.mainActorTurn, .exploresInProcess) struct OutsideJobTests {
+@MainActor @Suite(.exploresInProcess) struct OutsideJobTests {
   /// A job from outside (here the shared timer ending an unanswered call; in an app, a
   /// sleep ending) arrives while there is nothing to choose: the schedule goes on with it.
   @Test func aScheduleWaitsForAJobFromOutside() async {

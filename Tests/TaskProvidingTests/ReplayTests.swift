@@ -5,7 +5,7 @@ import Testing
 
 /// A replay string runs exactly the schedule it names, and one that is not a replay string
 /// is reported, not run.
-@MainActor @Suite(.mainActorTurn, .exploresInProcess) struct ReplayTests {
+@MainActor @Suite(.exploresInProcess) struct ReplayTests {
   @Test func aMalformedReplayIsReportedNotRun() async {
     var report: ExplorationReport?
     await withKnownIssue {

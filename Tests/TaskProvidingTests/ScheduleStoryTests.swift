@@ -6,7 +6,7 @@ import Testing
 /// A failing schedule is told so the race can be read in a few lines: tasks by their names,
 /// the scenario's own steps as the scenario's, a task entering an actor while another is
 /// suspended inside it, and the default order around the departures folded away.
-@Suite(.exploresInProcess, .mainActorTurn, .timeLimit(.minutes(ThreadSanitizer.minutes(2))))
+@Suite(.exploresInProcess, .timeLimit(.minutes(ThreadSanitizer.minutes(5))))
 struct ScheduleStoryTests {
   /// The DocC article's image cache, with its views as named plain tasks: each view hops
   /// from actor to actor and enqueues nothing while it runs, yet the story names it, and says

@@ -4,7 +4,7 @@ import TaskProviding
 import TaskProvidingTesting
 import Testing
 
-@MainActor @Suite(.timeLimit(.minutes(ThreadSanitizer.minutes(1))), .mainActorTurn)
+@MainActor @Suite(.timeLimit(.minutes(ThreadSanitizer.minutes(1))))
 struct SerialSchedulerTests {
   /// Main-actor tasks spawned in a row, and a detached task between them that writes from
   /// the pool, where it may run before, between or after them.

@@ -16,7 +16,7 @@ import Testing
 /// One at a time: the exit tests start a child process of the test binary, which under
 /// ThreadSanitizer takes both cores for a while, and the dispatch-queue test's one-time wait
 /// for a job from outside must not fall in that while.
-@Suite(.serialized, .mainActorTurn, .timeLimit(.minutes(ThreadSanitizer.minutes(1))))
+@Suite(.serialized, .timeLimit(.minutes(ThreadSanitizer.minutes(5))))
 struct StuckScheduleTests {
   /// A wake-up lost because the signal came before the waiter registered: found, reduced and
   /// reported as stuck with nothing outside under way, so no schedule waited out

@@ -13,7 +13,7 @@ import Testing
 /// The explorer interleaves where the runtime lets another job run, and only there: at a hop
 /// from one executor to another, a task's start and a continuation's resumption; never inside
 /// a job the runtime runs in one piece (docs/suspension-points.md).
-@Suite(.exploresInProcess, .mainActorTurn, .timeLimit(.minutes(ThreadSanitizer.minutes(2))))
+@Suite(.exploresInProcess, .timeLimit(.minutes(ThreadSanitizer.minutes(5))))
 struct SuspensionPointTests {
   // MARK: No more
 

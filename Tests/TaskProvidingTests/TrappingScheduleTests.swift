@@ -10,7 +10,7 @@ import Testing
 /// child process of the test binary, which the trap ends instead of this one.
 ///
 /// Each test reaching its last line is itself the proof that the run went on.
-@Suite(.mainActorTurn, .timeLimit(.minutes(ThreadSanitizer.minutes(2))))
+@Suite(.timeLimit(.minutes(ThreadSanitizer.minutes(5))))
 struct TrappingScheduleTests {
   /// What each trapping entry's report must quote of its trap.
   static let trapMessage: [String: String] = [
