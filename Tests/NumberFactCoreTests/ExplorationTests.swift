@@ -10,9 +10,8 @@ import TaskProviding
 import TaskProvidingTesting
 import Testing
 
-/// An exploration holds the main actor while it runs. The tests here go through their
-/// scenarios one exploration at a time, each in a turn of its own on the main actor, so the
-/// suite's other main-actor tests get their turns in between.
+/// Each exploration here is the `async` form, which gives the main actor back between
+/// schedules, so the tests beside the suite are not kept waiting for a whole exploration.
 @Suite(.exploresInProcess, .timeLimit(.minutes(ThreadSanitizer.minutes(5))))
 struct ExplorationTests {
   /// Our model, every schedule of each scenario. How many there are is asserted, so a change
@@ -132,8 +131,6 @@ struct ExplorationTests {
         FlawedFeature(flaw: flaw, numberFact: client, taskProvider: provider)
       }
     }
-    // Each exploration in a turn of its own on the main actor, so the suite's other
-    // main-actor tests get theirs in between.
     for strategy in [
       ExplorationStrategy.exhaustive(), .random(seed: 1, schedules: 2_000),
       .pct(seed: 1, schedules: 2_000, depth: 3),

@@ -8,9 +8,8 @@ import Testing
 /// the exhaustive search covering its whole space wherever it has fewer than 10,000
 /// schedules.
 ///
-/// An exploration holds the main actor while it runs. Each test here goes through the
-/// catalog one exploration at a time, each in a turn of its own on the main actor, so the
-/// suite's other main-actor tests get their turns in between.
+/// Each exploration here is the `async` form, which gives the main actor back between
+/// schedules, so the tests beside the suite are not kept waiting for the whole catalog.
 ///
 /// No scenario of the catalog sleeps in real time or waits for another thread, so a schedule
 /// with nothing left to run is stuck at once: `outsideWait` is short.
