@@ -35,6 +35,12 @@ final class DriverContext {
   /// Whether main-actor code may run here now: not inside one of its pool jobs.
   @exclusivity(unchecked) private(set) var isOnMainActor = true
 
+  /// Whether the next main-actor job enqueued on this thread is to be handed back to it
+  /// rather than routed (``MainActorStep``).
+  @exclusivity(unchecked) var catchesMainActorJob = false
+  /// The job handed back.
+  @exclusivity(unchecked) var caughtMainActorJob: UnownedJob?
+
   /// It starts running one of `queue`'s jobs, from `lane`.
   func beginJob(of queue: JobRouter.Queue, lane: JobLane) {
     running = Frame(queue, lane: lane, below: running)

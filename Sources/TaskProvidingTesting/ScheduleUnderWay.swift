@@ -40,14 +40,18 @@ final class ScheduleUnderWay<D: ScheduleDecider> {
     self.runner = runner
     self.decider = decider
     self.tellsLater = tellingLater
-    scope = JobScope.open()
-    setup = runner.makeSetup()
+    let scope = JobScope.open()
+    self.scope = scope
+    // Main-actor code of the scenario's, run as the scope's main-actor jobs run, from here on
+    // (see ``MainActorStep``).
+    let setup = scope == nil ? runner.makeSetup() : MainActorStep.run { runner.makeSetup() }
+    self.setup = setup
     narrator = narrate ? ScheduleNarrator(taskLabel: setup.taskLabel) : nil
     guard let scope else { return }
     if let narrator { scope.trace(narrator.observe) }
     runner.progress?.scheduleBegins()
     runner.progress?.narrating(narrator)
-    scope.adopting { setup.start() }
+    MainActorStep.run { scope.adopting { setup.start() } }
     runner.progress?.narrating(nil)
     // Its first advance may come after an await, on another of the main queue's threads.
     scope.pauseDriving()
@@ -74,6 +78,10 @@ final class ScheduleUnderWay<D: ScheduleDecider> {
     }
     runner.progress?.narrating(narrator)
     defer { runner.progress?.narrating(nil) }
+    return MainActorStep.run { advance(in: scope, waiting: blocks) }
+  }
+
+  private func advance(in scope: JobScope, waiting blocks: Bool) -> ScheduleRun? {
     if isPaused {
       scope.resumeDriving()
       isPaused = false

@@ -12,6 +12,11 @@ final class ScopeMainExecutor: SerialExecutor {
 
   func enqueue(_ job: consuming ExecutorJob) {
     let job = UnownedJob(job)
+    if let context = DriverContext.current, context.catchesMainActorJob {
+      context.catchesMainActorJob = false
+      context.caughtMainActorJob = job
+      return
+    }
     JobRouter.shared.keepGlobalHook()
     if case .foreign = JobRouter.shared.route(job, .mainActor) {
       JobRouter.forward(job, .mainActor)

@@ -81,19 +81,45 @@ struct SuspensionPointTests {
   }
 
   /// An immediate task spawned through the exploration's provider runs at once, up to its
-  /// first suspension, inside the action that spawned it, as `Task.immediate` does: no step
-  /// ever sees a tap whose task has not begun.
+  /// first suspension, inside the action that spawned it, as `Task.immediate` does: each tap
+  /// finds its task begun as the spawn returns.
   @Test @MainActor func anImmediateTaskBeginsWithinTheActionThatSpawnsIt() async {
     let report = await explore(.exhaustive()) { exploration in
       let model = ImmediateTaps(provider: exploration.provider)
       exploration.action("tap 1") { model.tapped() }
       exploration.action("tap 2") { model.tapped() }
-      exploration.invariant("every tap's task has begun") { model.begun == model.taps }
+      exploration.invariant("every tap's task began inside the tap") {
+        model.everyTaskBeganInsideItsTap
+      }
       exploration.atEnd("every tap's task has ended") { model.ended == 2 }
     }
     #expect(report.failure == nil)
     #expect(report.coversEverySchedule)
     #expect(report.schedules > 1)
+  }
+
+  /// The same from a test off the main actor that explores several times: each `await
+  /// explore` and each turn it gives back reaches the main actor in a new job, which the
+  /// runtime takes from the main queue on whichever executor is the main actor's at that
+  /// moment (a scope's, if a test beside it has one open). Each step's main-actor code runs
+  /// as a job on the scope's executor all the same, so the immediate task begins inside the
+  /// action in every schedule of every exploration, as it would on the main actor.
+  @Test func anImmediateTaskBeginsWithinItsActionInEveryExplorationOfATestOffTheMainActor()
+    async
+  {
+    for round in 1...4 {
+      let report = await explore(.exhaustive()) { exploration in
+        let model = ImmediateTaps(provider: exploration.provider)
+        exploration.action("tap 1") { model.tapped() }
+        exploration.action("tap 2") { model.tapped() }
+        exploration.invariant("every tap's task began inside the tap") {
+          model.everyTaskBeganInsideItsTap
+        }
+        exploration.atEnd("every tap's task has ended") { model.ended == 2 }
+      }
+      #expect(report.failure == nil, "round \(round)")
+      #expect(report.coversEverySchedule, "round \(round)")
+    }
   }
 
   // MARK: No fewer
@@ -429,6 +455,8 @@ private actor LikeConnection {
   private(set) var taps = 0
   private(set) var begun = 0
   private(set) var ended = 0
+  /// Whether every tap's task had begun by the time `tapped()` returned.
+  private(set) var everyTaskBeganInsideItsTap = true
   init(provider: any TaskProvider) { self.provider = provider }
 
   func tapped() {
@@ -438,6 +466,7 @@ private actor LikeConnection {
       await self.counter.note("tap")
       self.ended += 1
     }
+    if begun != taps { everyTaskBeganInsideItsTap = false }
   }
 }
 
