@@ -17,7 +17,13 @@ enum MainActorTurn {
   private static var since = ContinuousClock.now
 
   /// Gives the main actor back if a turn has passed since it last did.
+  ///
+  /// Never inside another scope's job (an exploration or a scheduler nested in a scheduler's
+  /// body): the outer scope's driver holds the main actor there, and a yield decided by the
+  /// clock would be a place where the outer scope runs its other jobs in some runs and not
+  /// in others.
   static func giveBackIfDue() async {
+    guard !JobRouter.shared.ownsCurrentContext() else { return }
     let now = ContinuousClock.now
     guard since.duration(to: now) >= length else { return }
     // Behind every main-actor job queued meanwhile: the main actor runs its jobs in order.
