@@ -108,6 +108,7 @@ struct Measure: AsyncParsableCommand {
     if runs(.exploration) {
       let seeds = plan.explorationSeeds
       report.exploration = await MainActor.run { explorationFigures(seeds: seeds) }
+      report.exploration?.asyncSeconds = await asyncExplorationSeconds()
     }
     if runs(.ownership) { report.ownership = await ownershipFigures(plan) }
     if runs(.store), plan.presses > 0 { report.store = try await storeFigures(plan) }

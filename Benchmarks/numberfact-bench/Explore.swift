@@ -51,6 +51,9 @@ struct CatalogRow: Sendable {
 
 struct ExplorationFigures: Sendable {
   let spaces: [SpaceRow]
+  /// The same spaces through the `async` `explore`, which gives the main actor back between
+  /// schedules: seconds for all of their schedules (the sum of each scenario's median of 11).
+  var asyncSeconds: Double?
   let flaws: [FlawRow]
   let catalog: [CatalogRow]
   let seeds: Int
@@ -63,6 +66,32 @@ struct ExplorationFigures: Sendable {
   var schedulesPerSecond: Double {
     Double(spaces.map(\.schedules).reduce(0, +)) / max(spaces.map(\.seconds).reduce(0, +), 1e-9)
   }
+}
+
+/// Seconds for every schedule of every scenario through the `async` `explore`, measured as
+/// the synchronous form's spaces are: one warm-up run, then the median of eleven.
+@MainActor
+func asyncExplorationSeconds() async -> Double {
+  let clock = ContinuousClock()
+  var total = 0.0
+  for scenario in ExplorationScenario.allCases {
+    func space() async -> Double {
+      let start = clock.now
+      await explore(.exhaustive(limit: 100_000, deviations: 1)) { exploration in
+        scenario.build(exploration) { client, provider in
+          NumberFactFeature(numberFact: client, taskProvider: provider)
+        }
+      }
+      return (clock.now - start).seconds
+    }
+    _ = await space()
+    var runs: [Double] = []
+    for _ in 0..<11 { runs.append(await space()) }
+    let seconds = runs.sorted()[runs.count / 2]
+    log("7. \(scenario.rawValue), async explore: \(seconds) s (median of 11)")
+    total += seconds
+  }
+  return total
 }
 
 /// The flaws, each with the scenario that shows it.
