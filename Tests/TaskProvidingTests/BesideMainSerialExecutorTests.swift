@@ -15,24 +15,6 @@ import Testing
 /// reads the toolkit's hook as its own, so it leaves the main serial executor on when it
 /// ends, and every later test here would find its pool work on the main actor.
 @Suite(.timeLimit(.minutes(2))) struct BesideMainSerialExecutorTests {
-  /// A model as an app writes one: a tap spawns a load through the provider.
-  @MainActor final class Loader {
-    private let fetch: @Sendable (Int) async throws -> String
-    private let taskProvider: any TaskProvider
-    private(set) var text = ""
-
-    init(fetch: @escaping @Sendable (Int) async throws -> String, taskProvider: any TaskProvider) {
-      self.fetch = fetch
-      self.taskProvider = taskProvider
-    }
-
-    func tapped(_ number: Int) {
-      taskProvider.task(name: "load") {
-        self.text = (try? await self.fetch(number)) ?? "failed"
-      }
-    }
-  }
-
   @Test(.exitTestThread) func explorationsSchedulersAndTheMainSerialExecutorRunTogether() async {
     await #expect(processExitsWith: .success) {
       await withTaskGroup(of: Void.self) { group in
@@ -81,14 +63,7 @@ import Testing
   /// calls come and go.
   @MainActor private static func anExplorationSeesEverySchedule() async {
     for _ in 0..<4 {
-      let report = await explore(.exhaustive(deviations: 2)) { exploration in
-        let fetch = ControlledFunction<Int, String>(answers: { "fact \($0)" })
-        let model = Loader(fetch: fetch.function, taskProvider: exploration.provider)
-        for number in 0..<3 {
-          exploration.action("tap \(number)") { model.tapped(number) }
-        }
-        exploration.atEnd("an answer is shown") { model.text.hasPrefix("fact") }
-      }
+      let report = await TapLoader.exploreThreeTaps(.exhaustive(deviations: 2))
       #expect(report.failure == nil)
       #expect(report.isComplete)
       #expect(report.schedules == 211)

@@ -9,24 +9,6 @@ import Testing
 /// explorations give the main actor back between schedules, so none of the ordinary tests
 /// waits long for it.
 @Suite(.exploresInProcess) struct MainActorSharingTests {
-  /// A model as an app writes one: a tap spawns a load through the provider.
-  @MainActor final class Loader {
-    private let fetch: @Sendable (Int) async throws -> String
-    private let taskProvider: any TaskProvider
-    private(set) var text = ""
-
-    init(fetch: @escaping @Sendable (Int) async throws -> String, taskProvider: any TaskProvider) {
-      self.fetch = fetch
-      self.taskProvider = taskProvider
-    }
-
-    func tapped(_ number: Int) {
-      taskProvider.task(name: "load") {
-        self.text = (try? await self.fetch(number)) ?? "failed"
-      }
-    }
-  }
-
   /// Three taps racing on one model, its first 5,000 orders: about half a second of
   /// main-actor work each, several seconds in all, more than an ordinary test's bound. The
   /// sanitizer's pass, which looks for data races, takes the orders within two departures.
@@ -34,14 +16,7 @@ import Testing
     let schedules = ThreadSanitizer.isActive ? 211 : 5_000
     let strategy: ExplorationStrategy =
       ThreadSanitizer.isActive ? .exhaustive(deviations: 2) : .exhaustive(limit: 5_000)
-    let report = await explore(strategy) { exploration in
-      let fetch = ControlledFunction<Int, String>(answers: { "fact \($0)" })
-      let model = Loader(fetch: fetch.function, taskProvider: exploration.provider)
-      for number in 0..<3 {
-        exploration.action("tap \(number)") { model.tapped(number) }
-      }
-      exploration.atEnd("a fact is shown") { model.text.hasPrefix("fact") }
-    }
+    let report = await TapLoader.exploreThreeTaps(strategy)
     #expect(report.failure == nil)
     #expect(report.schedules == schedules)
   }
@@ -53,7 +28,7 @@ import Testing
   ) async throws {
     try await withRecordingTaskProvider { provider in
       let fetch = ControlledFunction<Int, String>()
-      let model = Loader(fetch: fetch.function, taskProvider: provider)
+      let model = TapLoader(fetch: fetch.function, taskProvider: provider)
       for round in 0..<5 {
         model.tapped(round)
         let call = try await fetch.nextCall()

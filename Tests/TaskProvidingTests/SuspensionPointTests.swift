@@ -84,15 +84,7 @@ struct SuspensionPointTests {
   /// first suspension, inside the action that spawned it, as `Task.immediate` does: each tap
   /// finds its task begun as the spawn returns.
   @Test @MainActor func anImmediateTaskBeginsWithinTheActionThatSpawnsIt() async {
-    let report = await explore(.exhaustive()) { exploration in
-      let model = ImmediateTaps(provider: exploration.provider)
-      exploration.action("tap 1") { model.tapped() }
-      exploration.action("tap 2") { model.tapped() }
-      exploration.invariant("every tap's task began inside the tap") {
-        model.everyTaskBeganInsideItsTap
-      }
-      exploration.atEnd("every tap's task has ended") { model.ended == 2 }
-    }
+    let report = await ImmediateTaps.exploreTwoTaps()
     #expect(report.failure == nil)
     #expect(report.coversEverySchedule)
     #expect(report.schedules > 1)
@@ -108,15 +100,7 @@ struct SuspensionPointTests {
     async
   {
     for round in 1...4 {
-      let report = await explore(.exhaustive()) { exploration in
-        let model = ImmediateTaps(provider: exploration.provider)
-        exploration.action("tap 1") { model.tapped() }
-        exploration.action("tap 2") { model.tapped() }
-        exploration.invariant("every tap's task began inside the tap") {
-          model.everyTaskBeganInsideItsTap
-        }
-        exploration.atEnd("every tap's task has ended") { model.ended == 2 }
-      }
+      let report = await ImmediateTaps.exploreTwoTaps()
       #expect(report.failure == nil, "round \(round)")
       #expect(report.coversEverySchedule, "round \(round)")
     }
@@ -467,6 +451,19 @@ private actor LikeConnection {
       self.ended += 1
     }
     if begun != taps { everyTaskBeganInsideItsTap = false }
+  }
+
+  /// Every order of two taps: each tap's task begins inside the tap and ends by the end.
+  static func exploreTwoTaps() async -> ExplorationReport {
+    await explore(.exhaustive()) { exploration in
+      let model = ImmediateTaps(provider: exploration.provider)
+      exploration.action("tap 1") { model.tapped() }
+      exploration.action("tap 2") { model.tapped() }
+      exploration.invariant("every tap's task began inside the tap") {
+        model.everyTaskBeganInsideItsTap
+      }
+      exploration.atEnd("every tap's task has ended") { model.ended == 2 }
+    }
   }
 }
 
