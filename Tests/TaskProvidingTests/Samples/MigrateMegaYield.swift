@@ -1,4 +1,4 @@
-// A test that yielded many times and hoped (megaYield), written to wait on what the
+// A test that once waited a fixed number of turns and hoped, written to wait on what the
 // code exposes instead: the sample is the whole file, as a reader copies it.
 
 // sample: migrate-mega-yield
@@ -31,7 +31,7 @@ import Testing
 }
 
 @MainActor @Suite(.recordingTaskProvider) struct DraftTests {
-  /// Was `draft.saveTapped(…)` then a megaYield: the test waits for the task the
+  /// Once `draft.saveTapped(…)` then a fixed number of turns: the test waits for the task the
   /// tap spawned, however long it takes, and no longer.
   @Test func aSaveEndsSaved() async throws {
     let draft = Draft(save: { _ in }, taskProvider: RecordingTaskProvider.current)
