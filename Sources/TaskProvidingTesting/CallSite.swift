@@ -47,6 +47,24 @@ package struct CallSite: Sendable {
     }
   }
 
+  /// Reports `message` at this place as a warning, which fails no test: under Swift Testing
+  /// an issue of warning severity; elsewhere, a line of output.
+  package func warn(_ message: String) {
+    switch place {
+    case .source(let fileID, let filePath, let line, let column):
+      guard Test.current != nil else {
+        print("warning: \(fileID):\(line): \(message)")
+        return
+      }
+      Issue.record(
+        Comment(rawValue: message), severity: .warning,
+        sourceLocation: Testing.SourceLocation(
+          fileID: "\(fileID)", filePath: "\(filePath)", line: Int(line), column: Int(column)))
+    case .test(let location):
+      Issue.record(Comment(rawValue: message), severity: .warning, sourceLocation: location)
+    }
+  }
+
   /// Reports `message` as an issue at this place.
   package func report(_ message: String) {
     switch place {

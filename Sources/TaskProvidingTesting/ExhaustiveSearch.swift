@@ -36,8 +36,15 @@ struct ExhaustiveSearch: ScheduleSearch {
   /// The round's first steps, in the order of their picks, and how many have been taken.
   private var starts: [[Int]] = [[]]
   private var nextStart = 0
-  /// The first steps of the schedules under way, and the prefix of the next one to run.
-  private var current: (start: [Int], prefix: [Int])?
+  /// The first steps of the schedules under way, the prefix of the next one to run, and the
+  /// decisions the run that prefix comes from met along it.
+  private var current: (start: [Int], prefix: [Int], shape: ArraySlice<ScheduleDivergence.Shape>)?
+  /// For each first step of a later round, the decisions the run it comes from met.
+  private var startShapes: [[Int]: ArraySlice<ScheduleDivergence.Shape>] = [:]
+  /// The first schedule that went another way than the run its prefix comes from, and how
+  /// many did.
+  private var divergence: ScheduleDivergence?
+  private var diverged = 0
   /// First steps of later rounds, by round.
   private var later: [Int: Set<[Int]>] = [:]
   /// Schedules the sleep sets forced to depart more often than their round: each counts in
@@ -66,18 +73,32 @@ struct ExhaustiveSearch: ScheduleSearch {
   mutating func next() -> NextSchedule<Follower> {
     while current == nil {
       if nextStart < starts.count {
-        current = (starts[nextStart], starts[nextStart])
+        let start = starts[nextStart]
+        current = (start, start, startShapes.removeValue(forKey: start) ?? [])
         nextStart += 1
       } else if let ended = endRound() {
         return .finished(ended)
       }
     }
-    return .run(Follower(prefix: current?.prefix ?? [], reduces: reduces, cap: cap))
+    return .run(
+      Follower(
+        prefix: current?.prefix ?? [], reduces: reduces, cap: cap, shape: current?.shape ?? []))
   }
 
   mutating func ran(_ run: ScheduleRun, with decider: Follower) -> SearchStep {
     let picks = run.decisions.map(\.pick)
     let departures = run.jobDeviations
+    if let divergence = decider.divergence {
+      // It ran up to where it diverged only: nothing it did counts, and what it met is not
+      // the search's to branch from past there.
+      self.divergence = self.divergence ?? divergence
+      diverged += 1
+      let start = current?.start ?? []
+      current = Self.next(
+        after: run, asleep: decider.asleep, departures: round, from: start.count
+      ).map { (start, $0, run.shape[..<$0.count]) }
+      return .searching
+    }
     // A schedule the sleep sets stopped only reorders one that ran; one they forced past the
     // cap is outside the space asked for.
     if !decider.isRedundant, departures <= cap ?? .max, !counted.contains(picks) {
@@ -95,11 +116,16 @@ struct ExhaustiveSearch: ScheduleSearch {
       }
     }
     let more = Self.oneDepartureMore(after: run, asleep: decider.asleep)
-    if !more.isEmpty { later[departures + 1, default: []].formUnion(more) }
+    if !more.isEmpty {
+      for start in more where startShapes[start] == nil {
+        startShapes[start] = run.shape[..<start.count]
+      }
+      later[departures + 1, default: []].formUnion(more)
+    }
     let start = current?.start ?? []
     current = Self.next(
       after: run, asleep: decider.asleep, departures: round, from: start.count
-    ).map { (start, $0) }
+    ).map { (start, $0, run.shape[..<$0.count]) }
     return .searching
   }
 
@@ -111,13 +137,15 @@ struct ExhaustiveSearch: ScheduleSearch {
     // No order is left for a later round: the whole space has run.
     guard let next = Set(later.keys).union(early.keys).min() else {
       return ExplorationReport(
-        strategy: strategy, schedules: schedules, isComplete: true,
-        boundLeftSchedulesOut: false, bound: round, failure: nil)
+        strategy: strategy, schedules: schedules, isComplete: divergence == nil,
+        boundLeftSchedulesOut: false, bound: round, failure: nil,
+        nondeterminism: nondeterminism)
     }
     if next > cap ?? .max {
       return ExplorationReport(
-        strategy: strategy, schedules: schedules, isComplete: true,
-        boundLeftSchedulesOut: true, bound: round, failure: nil)
+        strategy: strategy, schedules: schedules, isComplete: divergence == nil,
+        boundLeftSchedulesOut: true, bound: round, failure: nil,
+        nondeterminism: nondeterminism)
     }
     round = next
     starts = (later.removeValue(forKey: next) ?? []).sorted { $0.lexicographicallyPrecedes($1) }
@@ -145,7 +173,17 @@ struct ExhaustiveSearch: ScheduleSearch {
   private var full: ExplorationReport {
     ExplorationReport(
       strategy: strategy, schedules: schedules, isComplete: false,
-      boundLeftSchedulesOut: true, bound: bound, failure: nil)
+      boundLeftSchedulesOut: true, bound: bound, failure: nil, nondeterminism: nondeterminism)
+  }
+
+  /// What the schedules that went another way than the runs they followed met, for the
+  /// report: they count among no schedule, so the space is not covered.
+  private var nondeterminism: String? {
+    divergence.map {
+      let schedules = diverged == 1 ? "1 schedule" : "\(diverged) schedules"
+      return "\(schedules) could not be run as the search planned, and count among none: "
+        + $0.description
+    }
   }
 
   /// The decider that follows `prefix`, then takes the first option that is not asleep.
@@ -161,20 +199,36 @@ struct ExhaustiveSearch: ScheduleSearch {
     /// reorders options of one explored before), or where the only awake ones would depart
     /// past `cap`.
     private(set) var isRedundant = false
+    /// The decisions the run its prefix comes from met, up to the prefix's last.
+    let shape: ArraySlice<ScheduleDivergence.Shape>
+    private(set) var divergence: ScheduleDivergence?
 
     /// How many departures among ready jobs a schedule may take; `nil`: any number.
     let cap: Int?
     /// Departures among ready jobs taken so far.
     private var departures = 0
 
-    init(prefix: [Int], reduces: Bool = true, cap: Int? = nil) {
+    init(
+      prefix: [Int], reduces: Bool = true, cap: Int? = nil,
+      shape: ArraySlice<ScheduleDivergence.Shape> = []
+    ) {
       self.prefix = prefix
       self.reduces = reduces
       self.cap = cap
+      self.shape = shape
     }
 
     mutating func decide(_ decision: Decision) -> Int? {
       let followed = decision.index < prefix.count ? prefix[decision.index] : nil
+      if decision.index < shape.count {
+        let found = ScheduleDivergence.Shape(kind: decision.kind, count: decision.count)
+        guard shape[decision.index] == found else {
+          divergence = ScheduleDivergence(
+            decision: decision.index, expected: shape[decision.index], found: found,
+            option: nil)
+          return nil
+        }
+      }
       guard reduces else {
         asleep.append([])
         return taking(followed ?? 0, at: decision)
@@ -204,7 +258,12 @@ struct ExhaustiveSearch: ScheduleSearch {
         isRedundant = true
         return nil
       }
-      guard pick < options.count else { return nil }
+      guard pick < options.count else {
+        divergence = ScheduleDivergence(
+          decision: decision.index, expected: nil,
+          found: .init(kind: decision.kind, count: decision.count), option: pick)
+        return nil
+      }
       let chosen = options[pick]
       sleep.removeAll { !$0.commutes(with: chosen) }
       for index in 0..<pick where !here.contains(index) && options[index].commutes(with: chosen) {

@@ -225,8 +225,12 @@ private func explorers(
 /// nothing: the test process does.
 @MainActor
 private func reported(_ report: ExplorationReport, at site: CallSite) -> ExplorationReport {
-  if let failure = report.failure, !ExplorationProcess.isChild {
+  guard !ExplorationProcess.isChild else { return report }
+  if let failure = report.failure {
     site.report(failure.description)
+  } else if report.nondeterminism != nil {
+    // Not the scenario's failure: the schedules that ran were real runs of it.
+    site.warn(report.description)
   }
   return report
 }

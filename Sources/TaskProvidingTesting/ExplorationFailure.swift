@@ -17,11 +17,15 @@ public struct ExplorationFailure: Error, Sendable, CustomStringConvertible {
   /// How many times the schedule departs from the default order (enqueue order for jobs,
   /// the first option for every other choice): the fewest that still fail.
   public let deviations: Int
+  /// Set when the schedule, run once more before it was reported, went another way and did
+  /// not fail as it had: what diverged. The failure happened, but something the explorer
+  /// does not control took part in it, and the replay string may not bring it back.
+  public let nondeterminism: String?
 
   /// A failure, as the explorer reports one.
   package init(
     strategy: ExplorationStrategy, scheduleNumber: Int, replay: String, steps: [String],
-    reason: String, deviations: Int
+    reason: String, deviations: Int, nondeterminism: String? = nil
   ) {
     self.strategy = strategy
     self.scheduleNumber = scheduleNumber
@@ -29,6 +33,7 @@ public struct ExplorationFailure: Error, Sendable, CustomStringConvertible {
     self.steps = steps
     self.reason = reason
     self.deviations = deviations
+    self.nondeterminism = nondeterminism
   }
 
   /// The failure as a report: the reason, the steps, the replay string.
@@ -38,11 +43,18 @@ public struct ExplorationFailure: Error, Sendable, CustomStringConvertible {
       deviations == 0
       ? "no departure from the default order"
       : "\(deviations) \(deviations == 1 ? "departure" : "departures") from the default order"
+    let replaying =
+      nondeterminism.map {
+        "Run once more, it did not fail as it had (uncontrolled nondeterminism): \($0)"
+          + " Its replay string, \"\(replay)\", may not bring it back."
+      } ?? "Replay it with explore(…, replay: \"\(replay)\"). It needs \(departures)."
     return
       ([
         "Exploration (\(strategy)) failed on schedule \(scheduleNumber): \(reason)",
-        "Replay it with explore(…, replay: \"\(replay)\"). It needs \(departures).",
-        numbered.isEmpty ? "It failed before the first choice." : "Steps:",
+        replaying,
+        numbered.isEmpty
+          ? "It failed before the first choice."
+          : nondeterminism == nil ? "Steps:" : "Steps of the run once more, as far as it went:",
       ] + numbered).joined(separator: "\n")
   }
 }

@@ -17,6 +17,13 @@ public struct ExplorationReport: Sendable, CustomStringConvertible {
   /// The first schedule that failed, if one did, reduced to the fewest departures from the
   /// default order that still fail.
   public let failure: ExplorationFailure?
+  /// Uncontrolled nondeterminism the exploration met, if it met any: a schedule that went
+  /// another way than an earlier run with the same choices, because something the explorer
+  /// does not control (a thread of its own, a dispatch queue, a clock, random numbers, the
+  /// order of a `Dictionary` or `Set`) changed the order of the scenario's jobs. It says
+  /// what diverged. The search then counts the space as not covered (``isComplete`` is
+  /// `false`); the schedules that did run were real runs of the scenario.
+  public let nondeterminism: String?
 
   /// For an exhaustive exploration: whether every schedule of the scenario ran, with no bound
   /// and no limit leaving any out.
@@ -25,7 +32,8 @@ public struct ExplorationReport: Sendable, CustomStringConvertible {
   /// A report, as the explorer makes one.
   package init(
     strategy: ExplorationStrategy, schedules: Int, isComplete: Bool,
-    boundLeftSchedulesOut: Bool = false, bound: Int? = nil, failure: ExplorationFailure?
+    boundLeftSchedulesOut: Bool = false, bound: Int? = nil, failure: ExplorationFailure?,
+    nondeterminism: String? = nil
   ) {
     self.strategy = strategy
     self.schedules = schedules
@@ -33,6 +41,7 @@ public struct ExplorationReport: Sendable, CustomStringConvertible {
     self.boundLeftSchedulesOut = boundLeftSchedulesOut
     self.bound = bound
     self.failure = failure
+    self.nondeterminism = nondeterminism
   }
 
   /// This report, its failure told in `steps`.
@@ -43,7 +52,8 @@ public struct ExplorationReport: Sendable, CustomStringConvertible {
       failure: ExplorationFailure(
         strategy: failure.strategy, scheduleNumber: failure.scheduleNumber,
         replay: failure.replay, steps: steps, reason: failure.reason,
-        deviations: failure.deviations))
+        deviations: failure.deviations, nondeterminism: failure.nondeterminism),
+      nondeterminism: nondeterminism)
   }
 
   /// The report as a person reads it: the failure, or how much was covered.
@@ -57,11 +67,15 @@ public struct ExplorationReport: Sendable, CustomStringConvertible {
       case (true, false, _): coverage = " (all of them)"
       case (true, true, let within?):
         coverage = " (all of them within \(within); more departures would give more)"
+      case (false, _, let within?) where nondeterminism != nil:
+        coverage = " (within \(within), but not all of them: some went another way)"
       case (false, _, let within?):
         coverage = " (all of them within \(within); the limit stopped the next round)"
       default: coverage = " (the limit stopped it before the first round ended)"
       }
     }
-    return "\(strategy): \(schedules) schedules passed\(coverage)."
+    let passed = "\(strategy): \(schedules) schedules passed\(coverage)."
+    guard let nondeterminism else { return passed }
+    return passed + " Uncontrolled nondeterminism: " + nondeterminism
   }
 }

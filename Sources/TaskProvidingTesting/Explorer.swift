@@ -112,9 +112,12 @@ package struct Explorer {
       case .trying: return .ongoing
       case .waiting(let work): return .waiting(work)
       case .done:
+        // The telling is the determinism check: the failure, run once more, must meet the
+        // decisions it met and fail the same way.
         let schedule = ScheduleUnderWay(
-          of: runner, decider: ReplayDecider(shrinker.best.departures), narrate: tells,
-          tellingLater: course.tellsLater)
+          of: runner,
+          decider: ReplayDecider(shrinker.best.departures, shape: shrinker.best.shape),
+          narrate: tells, tellingLater: course.tellsLater)
         course.phase = .telling(schedule, reduced: shrinker.best, number: number)
         return .ongoing
       }
@@ -182,6 +185,16 @@ package struct Explorer {
 
   /// The report of the one schedule a replay string named, which ran as `run`.
   private func replayed(_ run: ScheduleRun) -> ExplorationReport {
+    if let divergence = run.divergence {
+      return ExplorationReport(
+        strategy: strategy, schedules: 1, isComplete: false,
+        failure: ExplorationFailure(
+          strategy: strategy, scheduleNumber: 1, replay: ReplayString.encode(run.departures),
+          steps: run.steps,
+          reason: "the replay string does not fit this scenario: " + divergence.description
+            + " Or the scenario changed since the string was made.",
+          deviations: run.deviations))
+    }
     guard let failure = run.failure else {
       return ExplorationReport(strategy: strategy, schedules: 1, isComplete: false, failure: nil)
     }
@@ -201,6 +214,21 @@ package struct Explorer {
       failure: ExplorationFailure(
         strategy: strategy, scheduleNumber: number,
         replay: ReplayString.encode(reduced.departures), steps: told.steps, reason: reason,
-        deviations: reduced.deviations))
+        deviations: reduced.deviations,
+        nondeterminism: Self.divergence(of: told, from: reduced)))
+  }
+
+  /// What went another way when the failure `reduced` was run once more as `told`, or `nil`
+  /// if it met the same decisions and failed the same way.
+  static func divergence(of told: ScheduleRun, from reduced: ScheduleRun) -> String? {
+    if let divergence = told.divergence { return divergence.description }
+    guard told.failure?.kind != reduced.failure?.kind else { return nil }
+    let ended =
+      told.failure.map { "it failed otherwise (\($0.reason))" } ?? "it did not fail"
+    let met =
+      told.decisions.count == reduced.decisions.count
+      ? "it met the same \(told.decisions.count) decisions"
+      : "it met \(told.decisions.count) decisions where it had met \(reduced.decisions.count)"
+    return "\(met), but \(ended). " + ScheduleDivergence.causes
   }
 }

@@ -9,11 +9,13 @@ enum ReportPayload {
     var fields = [
       "\(report.schedules)", report.isComplete ? "1" : "0",
       report.boundLeftSchedulesOut ? "1" : "0", report.bound.map { "\($0)" } ?? "-",
+      encode(optional: report.nondeterminism),
     ]
     if let failure = report.failure {
       fields += [
         "\(failure.scheduleNumber)", escape(failure.replay), escape(failure.reason),
         "\(failure.deviations)", encode(steps: failure.steps),
+        encode(optional: failure.nondeterminism),
       ]
     }
     return fields.joined(separator: String(field))
@@ -21,19 +23,30 @@ enum ReportPayload {
 
   static func decode(_ line: String, strategy: ExplorationStrategy) -> ExplorationReport? {
     let fields = line.split(separator: field, omittingEmptySubsequences: false).map(String.init)
-    guard fields.count == 4 || fields.count == 9, let schedules = Int(fields[0]) else {
+    guard fields.count == 5 || fields.count == 11, let schedules = Int(fields[0]) else {
       return nil
     }
     var failure: ExplorationFailure?
-    if fields.count == 9 {
-      guard let number = Int(fields[4]), let deviations = Int(fields[7]) else { return nil }
+    if fields.count == 11 {
+      guard let number = Int(fields[5]), let deviations = Int(fields[8]) else { return nil }
       failure = ExplorationFailure(
-        strategy: strategy, scheduleNumber: number, replay: unescape(fields[5]),
-        steps: decode(steps: fields[8]), reason: unescape(fields[6]), deviations: deviations)
+        strategy: strategy, scheduleNumber: number, replay: unescape(fields[6]),
+        steps: decode(steps: fields[9]), reason: unescape(fields[7]), deviations: deviations,
+        nondeterminism: decode(optional: fields[10]))
     }
     return ExplorationReport(
       strategy: strategy, schedules: schedules, isComplete: fields[1] == "1",
-      boundLeftSchedulesOut: fields[2] == "1", bound: Int(fields[3]), failure: failure)
+      boundLeftSchedulesOut: fields[2] == "1", bound: Int(fields[3]), failure: failure,
+      nondeterminism: decode(optional: fields[4]))
+  }
+
+  /// A text that may be absent: `-` for none, else `=` and the text.
+  private static func encode(optional text: String?) -> String {
+    text.map { "=" + escape($0) } ?? "-"
+  }
+
+  private static func decode(optional field: String) -> String? {
+    field.first == "=" ? unescape(String(field.dropFirst())) : nil
   }
 
   static func encode(steps: [String]) -> String {

@@ -23,4 +23,10 @@ protocol ScheduleDecider {
   /// The option to take, or `nil` to stop the schedule (a replay that names an option that is
   /// not there).
   mutating func decide(_ decision: Decision) -> Int?
+  /// Why it stopped the schedule, if the schedule went another way than the run it follows.
+  var divergence: ScheduleDivergence? { get }
+}
+
+extension ScheduleDecider {
+  var divergence: ScheduleDivergence? { nil }
 }

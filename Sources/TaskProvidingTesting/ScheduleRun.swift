@@ -9,10 +9,19 @@ struct ScheduleRun {
 
   var decisions: [Taken] = []
   var failure: ScheduleFailure?
+  /// Where it went another way than the run its decider followed: it stopped there, and
+  /// says nothing of the scenario.
+  var divergence: ScheduleDivergence?
   /// The steps as a person reads them; only when the run was narrated.
   var steps: [String] = []
   /// The steps not yet told, when the run was narrated to be told later, off the main actor.
   var story: ScheduleNarrator.Story?
+
+  /// Each decision's kind and number of options, for a run that follows this one to check
+  /// that it meets the same.
+  var shape: [ScheduleDivergence.Shape] {
+    decisions.map { ScheduleDivergence.Shape(kind: $0.kind, count: $0.count) }
+  }
 
   /// How many decisions took an option other than the default.
   var deviations: Int { decisions.count { $0.pick != 0 } }

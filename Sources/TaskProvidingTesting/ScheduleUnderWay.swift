@@ -161,7 +161,11 @@ final class ScheduleUnderWay<D: ScheduleDecider> {
             return options
           })
         guard let chosen = decider.decide(decision) else {
-          run.failure = ScheduleRunner.replayEnded(at: run.decisions.count)
+          if let divergence = decider.divergence {
+            run.divergence = divergence
+          } else {
+            run.failure = ScheduleRunner.replayEnded(at: run.decisions.count)
+          }
           return true
         }
         pick = chosen
