@@ -102,7 +102,8 @@ package struct Explorer {
       case .waiting(let work): return .waiting(work)
       case .finished(let report): return .over(report)
       case .found(let run, let number):
-        course.phase = .reducing(FailureShrinker(runner: runner, failing: run), number: number)
+        course.phase = .reducing(
+          FailureShrinker(runner: runner, failing: run, strategy: strategy), number: number)
         return .ongoing
       }
     case .reducing(var shrinker, let number):

@@ -2,11 +2,18 @@
 /// fail the same way, then the smallest options: the schedule a person reads is then the
 /// race itself, not the noise around it.
 ///
-/// Greedy, as delta debugging is: drop one departure at a time, keeping each drop after which
-/// the schedule still fails with the same kind of failure; then lower the options that are
-/// left. Removing a departure can move the decisions after it, so every candidate is run
-/// leniently (an option that is no longer there becomes the default) and what it actually
-/// did replaces the best so far. One candidate a step, as a search runs one schedule a step.
+/// First, for a schedule that departs often (a strategy such as PCT that runs one task ahead
+/// through a loop of yields departs at every step), the schedules nearest the default order
+/// are searched, every order with at most ``nearby`` departures, for one that fails the
+/// same way: a departure is a place among the decisions, so the one that matters is often at
+/// a place the failing schedule never departed at, and no subset of its departures reaches
+/// it. Then, as delta debugging does: drop runs of departures, halves first, down to single
+/// ones, then lower the options that are left (``TrapCandidates``), starting over from the
+/// new schedule each time a candidate still fails with the same kind of failure nearer the
+/// default order. Removing a departure can move the decisions after it, so every candidate
+/// is run leniently (an option that is no longer there becomes the default) and what it
+/// actually did replaces the best so far. One candidate a step, as a search runs one
+/// schedule a step.
 @MainActor
 struct FailureShrinker {
   let runner: ScheduleRunner
@@ -16,22 +23,24 @@ struct FailureShrinker {
   private let kind: ScheduleFailure.Kind?
   /// The nearest schedule to the default order found so far that fails that way.
   private(set) var best: ScheduleRun
-  /// What the candidates left in this pass try.
-  private var pass = Pass.drop
-  private var candidates: [[ReplayString.Departure]] = []
+  /// The candidates of ``best`` not tried yet, in order.
+  private var candidates: ArraySlice<[ReplayString.Departure]>
+  /// The search of the schedules nearest the default order, while it is under way.
+  private var nearest: ExhaustiveSearch?
 
-  private enum Pass {
-    /// Each departure left out, the last first.
-    case drop
-    /// Each option past the first lowered to the first, the earliest first.
-    case lower
-  }
+  /// Departures the search near the default order allows, and schedules it may run.
+  static let nearby = 2
+  static let nearbySchedules = 200
 
-  init(runner: ScheduleRunner, failing: ScheduleRun) {
+  init(runner: ScheduleRunner, failing: ScheduleRun, strategy: ExplorationStrategy) {
     self.runner = runner
     self.kind = failing.failure?.kind
     self.best = failing
-    self.candidates = Self.dropping(from: failing.departures)
+    self.candidates = TrapCandidates.of(failing.departures)[...]
+    if failing.jobDeviations > Self.nearby {
+      nearest = ExhaustiveSearch(
+        strategy, limit: Self.nearbySchedules, cap: Self.nearby, reduces: true)
+    }
   }
 
   /// The candidate under way, kept between two steps while it waits for outside work.
@@ -51,65 +60,47 @@ struct FailureShrinker {
   /// outside work, waits if `blocks`, else returns ``Step/waiting(_:)``.
   mutating func step(waiting blocks: Bool) -> Step {
     guard let kind, budget > 0 || underWay != nil else { return .done }
+    if var search = nearest {
+      let step = search.step(runner, waiting: blocks)
+      nearest = search
+      switch step {
+      case .waiting(let work): return .waiting(work)
+      case .searching:
+        budget -= 1
+        return .trying
+      case .finished:
+        nearest = nil
+        return .trying
+      case .found(let run, _):
+        budget -= 1
+        nearest = nil
+        if run.failure?.kind == kind, run.deviations < best.deviations {
+          best = run
+          candidates = TrapCandidates.of(run.departures)[...]
+        }
+        return .trying
+      }
+    }
     let schedule: ScheduleUnderWay<ReplayDecider>
     if let underWay {
       schedule = underWay
     } else {
-      guard !candidates.isEmpty else {
-        // A pass of drops that kept none is followed by one of lowerings on the same
-        // schedule; a pass of lowerings that kept none ends the reduction.
-        guard case .drop = pass else { return .done }
-        pass = .lower
-        candidates = Self.lowering(best.departures)
-        return candidates.isEmpty ? .done : .trying
-      }
+      guard let candidate = candidates.popFirst() else { return .done }
       budget -= 1
       schedule = ScheduleUnderWay(
-        of: runner, decider: ReplayDecider(candidates.removeFirst(), lenient: true),
-        narrate: false)
+        of: runner, decider: ReplayDecider(candidate, lenient: true), narrate: false)
     }
     guard let run = schedule.advance(waiting: blocks) else {
       underWay = schedule
       return schedule.outsideWork.map(Step.waiting) ?? .trying
     }
     underWay = nil
-    guard run.failure?.kind == kind else { return budget <= 0 ? .done : .trying }
-    let kept =
-      switch pass {
-      case .drop: run.deviations < best.deviations
-      case .lower: run.deviations <= best.deviations && Self.weight(run) < Self.weight(best)
-      }
-    if kept {
+    if run.failure?.kind == kind,
+      TrapCandidates.improves(run.departures, on: best.departures)
+    {
       best = run
-      pass = .drop
-      candidates = Self.dropping(from: run.departures)
+      candidates = TrapCandidates.of(run.departures)[...]
     }
-    return budget <= 0 ? .done : .trying
-  }
-
-  private static func dropping(
-    from departures: [ReplayString.Departure]
-  ) -> [[ReplayString.Departure]] {
-    departures.indices.reversed().map { index in
-      var candidate = departures
-      candidate.remove(at: index)
-      return candidate
-    }
-  }
-
-  private static func lowering(
-    _ departures: [ReplayString.Departure]
-  ) -> [[ReplayString.Departure]] {
-    departures.indices.filter { departures[$0].option > 1 }.map { index in
-      var candidate = departures
-      candidate[index] = .init(decision: departures[index].decision, option: 1)
-      return candidate
-    }
-  }
-
-  /// How far a schedule's options are from the defaults, to prefer the nearer of two with as
-  /// many departures.
-  private static func weight(_ run: ScheduleRun) -> Int {
-    run.decisions.reduce(0) { $0 + $1.pick }
+    return budget <= 0 || candidates.isEmpty ? .done : .trying
   }
 }

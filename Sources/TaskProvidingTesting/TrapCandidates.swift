@@ -1,14 +1,27 @@
-/// The schedules a trapping schedule's reduction tries, in the order it tries them: each
-/// departure dropped, the last first, then each option above the second lowered to it. The
-/// same order as ``FailureShrinker``'s, numbered, so that a reduction that dies with one of
-/// them can be taken up again at the next by a fresh child process.
+/// The schedules a failing schedule's reduction tries, in the order it tries them: runs of
+/// departures dropped, halves first, then quarters, down to each departure alone, the last
+/// first at each size (as delta debugging does, so a schedule that departs at every yield of
+/// a loop loses the departures that do not matter a run at a time, not one a schedule), then
+/// each option above the second lowered to it. ``FailureShrinker`` and the reduction of a
+/// trapping schedule both try them in this order, numbered, so that a reduction that dies
+/// with one of them can be taken up again at the next by a fresh child process.
 enum TrapCandidates {
   static func of(_ departures: [ReplayString.Departure]) -> [[ReplayString.Departure]] {
     var candidates: [[ReplayString.Departure]] = []
-    for index in departures.indices.reversed() {
-      var candidate = departures
-      candidate.remove(at: index)
-      candidates.append(candidate)
+    var sizes: [Int] = []
+    var size = departures.count
+    while size > 1 {
+      size = (size + 1) / 2
+      sizes.append(size)
+    }
+    if !departures.isEmpty, sizes.last != 1 { sizes.append(1) }
+    for size in sizes {
+      let starts = Array(stride(from: 0, to: departures.count, by: size))
+      for start in starts.reversed() {
+        var candidate = departures
+        candidate.removeSubrange(start..<min(start + size, departures.count))
+        if !candidates.contains(candidate) { candidates.append(candidate) }
+      }
     }
     for index in departures.indices where departures[index].option > 1 {
       var candidate = departures
