@@ -32,6 +32,25 @@ struct PeerCodeTests {
     return exhaustive
   }
 
+  /// Runs `scenario`, whose failure is a finding in the library (docs/peer-code.md),
+  /// exhaustively and under PCT with each seed; returns the failures, each reported as a known
+  /// issue. Every strategy must find it.
+  @MainActor static func exploreExpectingFinding(
+    _ scenario: @escaping @MainActor @Sendable (Exploration) async throws -> Void
+  ) async -> [ExplorationFailure] {
+    var failures: [ExplorationFailure] = []
+    let strategies =
+      [ExplorationStrategy.exhaustive(limit: limit)]
+      + seeds.map { .pct(seed: $0, schedules: pctSchedules, depth: 3) }
+    for strategy in strategies {
+      var report: ExplorationReport?
+      await withKnownIssue { report = await explore(strategy, scenario) }
+      #expect(report?.failure != nil, "\(strategy) missed it")
+      if let failure = report?.failure { failures.append(failure) }
+    }
+    return failures
+  }
+
   // MARK: merge
 
   /// Two streams fed by two plain tasks (1 and 3; 2), merged and collected: every element

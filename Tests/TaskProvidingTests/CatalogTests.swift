@@ -41,6 +41,9 @@ import Testing
     "a wait registered while the exit handler is suspended (apple/container)": (1, 13),
     "a watcher's error masks the operation's result in a task group (service-lifecycle)": (1, 2),
     "shutdown waits out a backoff sleep in a task group (grpc-swift)": (1, 1),
+    "a cancellation that ends the consumer but not its feeding task (swift-async-algorithms)": (
+      1, 8
+    ),
     "a debounce that swallows its cancellation": (1, 1),
     "a retry with back-off that ignores cancellation": (1, 1),
     "a timeout racing its answer": (1, 1),

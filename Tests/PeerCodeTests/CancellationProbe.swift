@@ -1,0 +1,80 @@
+import Synchronization
+
+/// An inner sequence for `flatMapLatest` that, on its first `next()`, says it waits, then
+/// waits until its task is cancelled: what a network request or a socket does. It records
+/// whether its task was cancelled, and can be let go at the end of a run so nothing is left
+/// waiting.
+struct WaitsForCancellation: AsyncSequence, Sendable {
+  let probe: CancellationProbe
+
+  func makeAsyncIterator() -> Iterator { Iterator(probe: probe) }
+
+  struct Iterator: AsyncIteratorProtocol {
+    let probe: CancellationProbe
+
+    mutating func next() async -> Int? {
+      let probe = probe
+      await withTaskCancellationHandler {
+        await withCheckedContinuation { probe.waits($0) }
+      } onCancel: {
+        probe.cancelled()
+      }
+      return nil
+    }
+  }
+}
+
+/// What a ``WaitsForCancellation`` saw: whether it waits, and whether its task was
+/// cancelled.
+final class CancellationProbe: Sendable {
+  private struct State {
+    var waiting: CheckedContinuation<Void, Never>?
+    var watchers: [CheckedContinuation<Void, Never>] = []
+    var hasWaited = false
+    var wasCancelled = false
+    var isLetGo = false
+  }
+
+  private let state = Mutex(State())
+
+  /// Whether the task iterating the sequence was cancelled.
+  var wasCancelled: Bool { state.withLock { $0.wasCancelled } }
+
+  /// Returns once the sequence's `next()` waits.
+  func untilWaiting() async {
+    await withCheckedContinuation { watcher in
+      let waited = state.withLock { state in
+        if !state.hasWaited { state.watchers.append(watcher) }
+        return state.hasWaited
+      }
+      if waited { watcher.resume() }
+    }
+  }
+
+  /// Lets the waiting `next()` return, as a cancellation would.
+  func letGo() {
+    let waiting = state.withLock { state in
+      state.isLetGo = true
+      defer { state.waiting = nil }
+      return state.waiting
+    }
+    waiting?.resume()
+  }
+
+  fileprivate func waits(_ continuation: CheckedContinuation<Void, Never>) {
+    let (watchers, endsAtOnce) = state.withLock { state in
+      state.hasWaited = true
+      defer { state.watchers = [] }
+      if state.wasCancelled || state.isLetGo { return (state.watchers, true) }
+      state.waiting = continuation
+      return (state.watchers, false)
+    }
+    for watcher in watchers { watcher.resume() }
+    if endsAtOnce { continuation.resume() }
+  }
+
+  fileprivate func cancelled() {
+    state.withLock { $0.wasCancelled = true }
+    letGo()
+  }
+}

@@ -1,0 +1,14 @@
+import Synchronization
+
+/// The sequences, iterators and tasks of a scenario that have ended, by name: what a
+/// scenario checks to find one left alive at its end.
+final class Ended: Sendable {
+  private let names = Mutex<[String]>([])
+
+  func mark(_ name: String) { names.withLock { $0.append(name) } }
+
+  func contains(_ name: String) -> Bool { names.withLock { $0.contains(name) } }
+
+  /// Every name marked, in order.
+  var all: [String] { names.withLock { $0 } }
+}
