@@ -59,8 +59,11 @@ let package = Package(
     .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
     // The settings file.
     .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
-    // Peer code the explorer is tried on (PeerCodeTests): channels, merge, debounce.
+    // Peer code the explorer is tried on (PeerCodeTests), with swift-nio, swift-clocks and
+    // swift-concurrency-extras above.
     .package(url: "https://github.com/apple/swift-async-algorithms", from: "1.1.4"),
+    // `Deque`, which a `NIOAsyncWriter`'s sink is handed; already built for swift-nio.
+    .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
     // `swift package generate-documentation --target TaskProvidingTesting`
     .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
   ],
@@ -341,6 +344,9 @@ let package = Package(
         "SuiteSupport",
         "TaskProvidingTesting",
         app("AsyncAlgorithms", "swift-async-algorithms"),
+        app("DequeModule", "swift-collections"),
+        app("NIOConcurrencyHelpers", "swift-nio"),
+        app("NIOCore", "swift-nio"),
       ]
     ),
     .testTarget(

@@ -27,7 +27,7 @@ public struct CatalogEntry: Sendable, CustomStringConvertible {
     .staleWorkspaceCache, .duplicateProgress, .cancellationLostAtHandOff, .barrierBeforeWork,
     .cancelBeforeRegistration, .cancelBeforeStore,
     .waiterDroppedAcrossActors, .exitBeforeWait, .watcherErrorMasksResult,
-    .shutdownWaitsOutBackoff, .cancellationEndsOnlyTheConsumer,
+    .shutdownWaitsOutBackoff, .cancellationEndsOnlyTheConsumer, .terminationUntoldOnEarlyCancel,
     // Code that sleeps as plain code does, on the scope's virtual time.
     .debounceSearchesSupersededText, .retryIgnoresCancellation, .timeoutOverwritesAnswer,
   ]

@@ -1,4 +1,5 @@
 import AsyncAlgorithms
+import NIOCore
 import Testing
 
 /// The findings of the explorer in peer code, shown again on the real runtime, with no
@@ -35,6 +36,52 @@ import Testing
       feed.finish()
     }
     #expect(leftRunning == Self.runs)
+  }
+
+  /// `NIOAsyncSequenceProducer` in swift-nio 2.101: a consumer whose task is cancelled before
+  /// its first `next()`, while nothing has been yielded, ends, and the delegate never hears
+  /// of it: "This is guaranteed to be called _exactly_ once" (NIOAsyncSequenceProducer.swift:78)
+  /// does not hold. `cancelled()` in the `.initial` state (NIOThrowingAsyncSequenceProducer
+  /// .swift:1145) moves the non-throwing variant straight to `.finished` and returns `.none`,
+  /// and nothing later calls `didTerminate()`: not the iterator's deinit, not `finish()`.
+  ///
+  /// The task cancels itself before it iterates, so the order is the same in every run.
+  @Test func aProducerWhoseConsumerWasCancelledEarlyNeverTerminates() async {
+    var neverTerminated = 0
+    for _ in 0..<Self.runs {
+      let log = DelegateLog()
+      let made = NIOAsyncSequenceProducer.makeSequence(
+        elementType: Int.self,
+        backPressureStrategy: PeerCodeTests.Watermark(lowWatermark: 1, highWatermark: 2),
+        finishOnDeinit: true, delegate: log)
+      let source = made.source
+      let consumer = Task { [sequence = made.sequence] in
+        withUnsafeCurrentTask { $0?.cancel() }
+        for await _ in sequence {}
+      }
+      await consumer.value
+      _ = source.yield(1)
+      source.finish()
+      if log.terminations == 0 { neverTerminated += 1 }
+    }
+    #expect(neverTerminated == Self.runs)
+  }
+
+  /// The throwing variant, the same way: its delegate hears of the termination once.
+  @Test func aThrowingProducerWhoseConsumerWasCancelledEarlyTerminatesOnce() async {
+    let log = DelegateLog()
+    let made = NIOThrowingAsyncSequenceProducer.makeSequence(
+      elementType: Int.self, failureType: (any Error).self,
+      backPressureStrategy: PeerCodeTests.Watermark(lowWatermark: 1, highWatermark: 2),
+      finishOnDeinit: true, delegate: log)
+    let source = made.source
+    let consumer = Task { [sequence = made.sequence] in
+      withUnsafeCurrentTask { $0?.cancel() }
+      for try await _ in sequence {}
+    }
+    _ = await consumer.result
+    source.finish()
+    #expect(log.terminations == 1)
   }
 
   /// The probe above sees a cancellation where there is one: a task iterating the inner

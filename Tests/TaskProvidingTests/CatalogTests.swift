@@ -44,6 +44,7 @@ import Testing
     "a cancellation that ends the consumer but not its feeding task (swift-async-algorithms)": (
       1, 8
     ),
+    "a cancellation before the first next() never told to the producer (swift-nio)": (3, 9),
     "a debounce that swallows its cancellation": (1, 1),
     "a retry with back-off that ignores cancellation": (1, 1),
     "a timeout racing its answer": (1, 1),
