@@ -17,7 +17,8 @@
 @MainActor
 struct FailureShrinker {
   let runner: ScheduleRunner
-  /// Schedules it may run; a few hundred is ample for the departures a bug needs.
+  /// Schedules it may run after the search near the default order, which runs at most
+  /// ``nearbySchedules`` of its own; a few hundred is ample for the departures a bug needs.
   var budget = 300
   /// The failure every candidate must fail with.
   private let kind: ScheduleFailure.Kind?
@@ -65,14 +66,11 @@ struct FailureShrinker {
       nearest = search
       switch step {
       case .waiting(let work): return .waiting(work)
-      case .searching:
-        budget -= 1
-        return .trying
+      case .searching: return .trying
       case .finished:
         nearest = nil
         return .trying
       case .found(let run, _):
-        budget -= 1
         nearest = nil
         if run.failure?.kind == kind, run.deviations < best.deviations {
           best = run

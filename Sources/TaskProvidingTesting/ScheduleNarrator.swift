@@ -254,6 +254,10 @@ final class ScheduleNarrator: Sendable {
       }
       let text: String
       let weight: Weight
+      /// For a step that departs from the default order: who ran, and the task it ran ahead
+      /// of, which a run of such steps folds by.
+      var runner: String? = nil
+      var holdsBack: String? = nil
     }
 
     let state: State
@@ -332,7 +336,19 @@ final class ScheduleNarrator: Sendable {
 
     mutating func tell(_ job: JobStep) {
       let departs = job.decided && job.sequence != job.oldest.sequence
-      let mark = departs ? " (ahead of \(name(job.oldest.task, turnOf: job.oldest.actorName)))" : ""
+      let heldBack = departs ? name(job.oldest.task, turnOf: job.oldest.actorName) : nil
+      let mark = heldBack.map { " (ahead of \($0))" } ?? ""
+      let linesBefore = lines.count
+      defer {
+        // Every line this step told that departs is one ahead of the same task.
+        if let heldBack {
+          let runner = job.task.map { name($0) } ?? job.actorName.map { "\($0)'s turn" }
+          for index in linesBefore..<lines.count where lines[index].weight == .matters {
+            lines[index].holdsBack = heldBack
+            lines[index].runner = runner
+          }
+        }
+      }
       guard let task = job.task else {
         tellTurn(job, departs: departs, mark: mark)
         return
@@ -428,14 +444,18 @@ final class ScheduleNarrator: Sendable {
     }
 
     /// The lines; where some matter, each run of three or more that only go on in the default
-    /// order is one line.
+    /// order is one line, and so is each run of three or more steps ahead of one task that
+    /// waits all along (a task held back through a loop of yields).
     mutating func story() -> [String] {
       endStretch()
+      lines = Self.foldingHolds(lines)
       guard lines.contains(where: { $0.weight == .matters }) else {
         return lines.map { resolve($0.text) }
       }
       var told: [String] = []
       var quiet: [String] = []
+      // Lines in the default order, tasks starting among them, since the last that matters.
+      var calm: [Line] = []
       func flush() {
         if quiet.count > 2 {
           told.append("… \(quiet.count) steps in the default order")
@@ -444,16 +464,88 @@ final class ScheduleNarrator: Sendable {
         }
         quiet = []
       }
-      for line in lines {
-        if line.weight == .quiet {
-          quiet.append(line.text)
+      // A long calm stretch, tasks starting in it, is one line: who starts where nothing
+      // departs tells nothing of the race.
+      func settle() {
+        let starts = calm.count { $0.weight == .context }
+        if calm.count > Self.longestCalm, starts > 0 {
+          let tasks = starts == 1 ? "1 task starts" : "\(starts) tasks start"
+          told.append("… \(calm.count) steps in the default order, in which \(tasks)")
         } else {
+          for line in calm {
+            if line.weight == .quiet {
+              quiet.append(line.text)
+            } else {
+              flush()
+              told.append(line.text)
+            }
+          }
           flush()
+        }
+        calm = []
+      }
+      for line in lines {
+        if line.weight == .matters {
+          settle()
           told.append(line.text)
+        } else {
+          calm.append(line)
         }
       }
-      flush()
+      settle()
       return told.map(resolve)
+    }
+
+    /// The most lines in the default order, tasks starting among them, told one by one.
+    static let longestCalm = 6
+
+    /// `lines` with each run that holds one task back folded: a stretch that begins and ends
+    /// with a step ahead of the same task, with only such steps and steps in the default
+    /// order between, three of them ahead of it at least.
+    private static func foldingHolds(_ lines: [Line]) -> [Line] {
+      var folded: [Line] = []
+      var index = 0
+      while index < lines.count {
+        guard let held = lines[index].holdsBack else {
+          folded.append(lines[index])
+          index += 1
+          continue
+        }
+        var end = index
+        var last = index
+        var ahead = 1
+        while end + 1 < lines.count,
+          lines[end + 1].weight == .quiet || lines[end + 1].holdsBack == held
+        {
+          end += 1
+          if lines[end].holdsBack == held {
+            last = end
+            ahead += 1
+          }
+        }
+        guard ahead >= 3 else {
+          folded.append(lines[index])
+          index += 1
+          continue
+        }
+        var runners: [String] = []
+        for line in lines[index...last] {
+          if let runner = line.runner, !runners.contains(runner) { runners.append(runner) }
+        }
+        let named =
+          runners.count > 3
+          ? runners.prefix(3).joined(separator: ", ") + " and \(runners.count - 3) more"
+          : runners.count > 1
+            ? runners.dropLast().joined(separator: ", ") + " and " + runners[runners.count - 1]
+            : runners.joined()
+        folded.append(
+          Line(
+            text: "… \(last - index + 1) steps run ahead of \(held), which waits all along"
+              + " (\(ahead) of them departures): " + named,
+            weight: .matters))
+        index = last + 1
+      }
+      return folded
     }
 
     /// A told step with the line of each frame it names, read now: only for the steps that
