@@ -344,6 +344,8 @@ let package = Package(
         "SuiteSupport",
         "TaskProvidingTesting",
         app("AsyncAlgorithms", "swift-async-algorithms"),
+        app("Clocks", "swift-clocks"),
+        app("ConcurrencyExtras", "swift-concurrency-extras"),
         app("DequeModule", "swift-collections"),
         app("NIOConcurrencyHelpers", "swift-nio"),
         app("NIOCore", "swift-nio"),

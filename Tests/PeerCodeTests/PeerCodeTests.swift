@@ -20,27 +20,33 @@ struct PeerCodeTests {
 
   /// Runs `scenario` exhaustively (every schedule up to the default limit) and under PCT with
   /// each seed; returns the exhaustive report.
+  ///
+  /// `costly`: a scenario whose schedules run many tasks (a clock that yields through twenty
+  /// tasks of its own at each sleep): a hundredth of the schedules.
   @MainActor static func exploreEveryWay(
+    costly: Bool = false,
     _ scenario: @escaping @MainActor @Sendable (Exploration) async throws -> Void
   ) async -> ExplorationReport {
-    let exhaustive = await explore(.exhaustive(limit: limit), scenario)
+    let exhaustive = await explore(.exhaustive(limit: costly ? limit / 100 : limit), scenario)
     #expect(exhaustive.failure == nil)
     for seed in seeds {
-      let pct = await explore(.pct(seed: seed, schedules: pctSchedules, depth: 3), scenario)
+      let schedules = costly ? max(pctSchedules / 10, 5) : pctSchedules
+      let pct = await explore(.pct(seed: seed, schedules: schedules, depth: 3), scenario)
       #expect(pct.failure == nil, "PCT seed \(seed)")
     }
     return exhaustive
   }
 
   /// Runs `scenario`, whose failure is a finding in the library (docs/peer-code.md),
-  /// exhaustively and under PCT with each seed; returns the failures, each reported as a known
-  /// issue. Every strategy must find it.
+  /// exhaustively (unless `pctOnly`) and under PCT with each seed; returns the failures, each
+  /// reported as a known issue. Every strategy must find it.
   @MainActor static func exploreExpectingFinding(
+    pctOnly: Bool = false,
     _ scenario: @escaping @MainActor @Sendable (Exploration) async throws -> Void
   ) async -> [ExplorationFailure] {
     var failures: [ExplorationFailure] = []
     let strategies =
-      [ExplorationStrategy.exhaustive(limit: limit)]
+      (pctOnly ? [] : [ExplorationStrategy.exhaustive(limit: limit)])
       + seeds.map { .pct(seed: $0, schedules: pctSchedules, depth: 3) }
     for strategy in strategies {
       var report: ExplorationReport?
