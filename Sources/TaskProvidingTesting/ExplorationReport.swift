@@ -24,6 +24,11 @@ public struct ExplorationReport: Sendable, CustomStringConvertible {
   /// what diverged. The search then counts the space as not covered (``isComplete`` is
   /// `false`); the schedules that did run were real runs of the scenario.
   public let nondeterminism: String?
+  /// Set when work outside the explorer's view took part: a job of one of the scenario's
+  /// tasks came from a thread the explorer does not drive (a dispatch queue, a custom
+  /// executor, a thread of its own). It says what the explorer could still choose, and that
+  /// the space is not complete: ``isComplete`` is then `false`.
+  public let outsideWork: String?
 
   /// For an exhaustive exploration: whether every schedule of the scenario ran, with no bound
   /// and no limit leaving any out.
@@ -33,7 +38,7 @@ public struct ExplorationReport: Sendable, CustomStringConvertible {
   package init(
     strategy: ExplorationStrategy, schedules: Int, isComplete: Bool,
     boundLeftSchedulesOut: Bool = false, bound: Int? = nil, failure: ExplorationFailure?,
-    nondeterminism: String? = nil
+    nondeterminism: String? = nil, outsideWork: String? = nil
   ) {
     self.strategy = strategy
     self.schedules = schedules
@@ -42,6 +47,15 @@ public struct ExplorationReport: Sendable, CustomStringConvertible {
     self.bound = bound
     self.failure = failure
     self.nondeterminism = nondeterminism
+    self.outsideWork = outsideWork
+  }
+
+  /// This report, with the work outside the explorer's view it met.
+  func withOutsideWork(_ text: String) -> ExplorationReport {
+    ExplorationReport(
+      strategy: strategy, schedules: schedules, isComplete: false,
+      boundLeftSchedulesOut: boundLeftSchedulesOut, bound: bound, failure: failure,
+      nondeterminism: nondeterminism, outsideWork: text)
   }
 
   /// This report, its failure told in `steps`.
@@ -53,7 +67,7 @@ public struct ExplorationReport: Sendable, CustomStringConvertible {
         strategy: failure.strategy, scheduleNumber: failure.scheduleNumber,
         replay: failure.replay, steps: steps, reason: failure.reason,
         deviations: failure.deviations, nondeterminism: failure.nondeterminism),
-      nondeterminism: nondeterminism)
+      nondeterminism: nondeterminism, outsideWork: outsideWork)
   }
 
   /// The report as a person reads it: the failure, or how much was covered.
@@ -67,6 +81,8 @@ public struct ExplorationReport: Sendable, CustomStringConvertible {
       case (true, false, _): coverage = " (all of them)"
       case (true, true, let within?):
         coverage = " (all of them within \(within); more departures would give more)"
+      case (false, _, let within?) where outsideWork != nil:
+        coverage = " (within \(within), as far as the explorer's choices go)"
       case (false, _, let within?) where nondeterminism != nil:
         coverage = " (within \(within), but not all of them: some went another way)"
       case (false, _, let within?):
@@ -74,7 +90,8 @@ public struct ExplorationReport: Sendable, CustomStringConvertible {
       default: coverage = " (the limit stopped it before the first round ended)"
       }
     }
-    let passed = "\(strategy): \(schedules) schedules passed\(coverage)."
+    var passed = "\(strategy): \(schedules) schedules passed\(coverage)."
+    if let outsideWork { passed += " Outside the explorer's view: " + outsideWork + "." }
     guard let nondeterminism else { return passed }
     return passed + " Uncontrolled nondeterminism: " + nondeterminism
   }

@@ -100,7 +100,7 @@ package struct Explorer {
       switch step {
       case .searching: return .ongoing
       case .waiting(let work): return .waiting(work)
-      case .finished(let report): return .over(report)
+      case .finished(let report): return .over(saidOfOutsideWork(report))
       case .found(let run, let number):
         course.phase = .reducing(
           FailureShrinker(runner: runner, failing: run, strategy: strategy), number: number)
@@ -125,8 +125,21 @@ package struct Explorer {
     case .telling(let schedule, let reduced, let number):
       guard let told = schedule.advance(waiting: blocks) else { return waiting(on: schedule) }
       course.story = told.story
-      return .over(report(reduced, told: told, number: number))
+      return .over(saidOfOutsideWork(report(reduced, told: told, number: number)))
     }
+  }
+
+  /// `report`, saying so if any schedule heard from work outside the explorer's view: the
+  /// order of that work against the scope's jobs was the machine's, not a choice, so the
+  /// space is not complete.
+  private func saidOfOutsideWork(_ report: ExplorationReport) -> ExplorationReport {
+    guard runner.outside.heard else { return report }
+    return report.withOutsideWork(
+      "jobs of the scenario's tasks came from a thread outside the explorer's view (a"
+        + " dispatch queue, a custom executor such as a database's, a thread of its own): the"
+        + " explorer chose among the jobs in its scope and when a schedule takes its steps,"
+        + " but not when that work runs or how it orders against them, so the schedules it"
+        + " ran do not cover every order")
   }
 
   private func waiting(on schedule: ScheduleUnderWay<ReplayDecider>) -> Advance {

@@ -9,7 +9,7 @@ enum ReportPayload {
     var fields = [
       "\(report.schedules)", report.isComplete ? "1" : "0",
       report.boundLeftSchedulesOut ? "1" : "0", report.bound.map { "\($0)" } ?? "-",
-      encode(optional: report.nondeterminism),
+      encode(optional: report.nondeterminism), encode(optional: report.outsideWork),
     ]
     if let failure = report.failure {
       fields += [
@@ -23,21 +23,21 @@ enum ReportPayload {
 
   static func decode(_ line: String, strategy: ExplorationStrategy) -> ExplorationReport? {
     let fields = line.split(separator: field, omittingEmptySubsequences: false).map(String.init)
-    guard fields.count == 5 || fields.count == 11, let schedules = Int(fields[0]) else {
+    guard fields.count == 6 || fields.count == 12, let schedules = Int(fields[0]) else {
       return nil
     }
     var failure: ExplorationFailure?
-    if fields.count == 11 {
-      guard let number = Int(fields[5]), let deviations = Int(fields[8]) else { return nil }
+    if fields.count == 12 {
+      guard let number = Int(fields[6]), let deviations = Int(fields[9]) else { return nil }
       failure = ExplorationFailure(
-        strategy: strategy, scheduleNumber: number, replay: unescape(fields[6]),
-        steps: decode(steps: fields[9]), reason: unescape(fields[7]), deviations: deviations,
-        nondeterminism: decode(optional: fields[10]))
+        strategy: strategy, scheduleNumber: number, replay: unescape(fields[7]),
+        steps: decode(steps: fields[10]), reason: unescape(fields[8]), deviations: deviations,
+        nondeterminism: decode(optional: fields[11]))
     }
     return ExplorationReport(
       strategy: strategy, schedules: schedules, isComplete: fields[1] == "1",
       boundLeftSchedulesOut: fields[2] == "1", bound: Int(fields[3]), failure: failure,
-      nondeterminism: decode(optional: fields[4]))
+      nondeterminism: decode(optional: fields[4]), outsideWork: decode(optional: fields[5]))
   }
 
   /// A text that may be absent: `-` for none, else `=` and the text.
