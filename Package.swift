@@ -347,6 +347,7 @@ let package = Package(
         app("Clocks", "swift-clocks"),
         app("ConcurrencyExtras", "swift-concurrency-extras"),
         app("DequeModule", "swift-collections"),
+        app("GRDB", "GRDB.swift"),
         app("NIOConcurrencyHelpers", "swift-nio"),
         app("NIOCore", "swift-nio"),
       ]

@@ -91,7 +91,9 @@ public struct ExplorationReport: Sendable, CustomStringConvertible {
       }
     }
     var passed = "\(strategy): \(schedules) schedules passed\(coverage)."
-    if let outsideWork { passed += " Outside the explorer's view: " + outsideWork + "." }
+    if let outsideWork {
+      passed += " " + outsideWork.prefix(1).uppercased() + outsideWork.dropFirst() + "."
+    }
     guard let nondeterminism else { return passed }
     return passed + " Uncontrolled nondeterminism: " + nondeterminism
   }
