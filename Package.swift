@@ -64,6 +64,9 @@ let package = Package(
     .package(url: "https://github.com/apple/swift-async-algorithms", from: "1.1.4"),
     // `Deque`, which a `NIOAsyncWriter`'s sink is handed; already built for swift-nio.
     .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
+    .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+    .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+    .package(url: "https://github.com/apple/swift-configuration", from: "1.4.0"),
     // `swift package generate-documentation --target TaskProvidingTesting`
     .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
   ],
@@ -347,9 +350,12 @@ let package = Package(
         app("Clocks", "swift-clocks"),
         app("ConcurrencyExtras", "swift-concurrency-extras"),
         app("DequeModule", "swift-collections"),
+        app("Configuration", "swift-configuration"),
         app("GRDB", "GRDB.swift"),
+        app("Logging", "swift-log"),
         app("NIOConcurrencyHelpers", "swift-nio"),
         app("NIOCore", "swift-nio"),
+        app("ServiceLifecycle", "swift-service-lifecycle"),
       ]
     ),
     .testTarget(
