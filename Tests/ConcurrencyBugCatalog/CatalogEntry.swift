@@ -27,7 +27,9 @@ public struct CatalogEntry: Sendable, CustomStringConvertible {
     .staleWorkspaceCache, .duplicateProgress, .cancellationLostAtHandOff, .barrierBeforeWork,
     .cancelBeforeRegistration, .cancelBeforeStore,
     .waiterDroppedAcrossActors, .exitBeforeWait, .watcherErrorMasksResult,
-    .shutdownWaitsOutBackoff, .cancellationEndsOnlyTheConsumer, .terminationUntoldOnEarlyCancel,
+    .shutdownWaitsOutBackoff, .cancellationEndsOnlyTheConsumer,
+    .cancellationBetweenCallsForgetsTheFeeder,
+    .terminationUntoldOnEarlyCancel,
     // Code that sleeps as plain code does, on the scope's virtual time.
     .debounceSearchesSupersededText, .retryIgnoresCancellation, .timeoutOverwritesAnswer,
   ]

@@ -45,6 +45,8 @@ import Testing
       1, 8
     ),
     "a cancellation before the first next() never told to the producer (swift-nio)": (3, 9),
+    "a cancellation between two next() calls that forgets the feeding task (swift-async-algorithms)":
+      (1, 1),
     "a debounce that swallows its cancellation": (1, 1),
     "a retry with back-off that ignores cancellation": (1, 1),
     "a timeout racing its answer": (1, 1),
