@@ -27,7 +27,8 @@ public struct ExplorationReport: Sendable, CustomStringConvertible {
   /// Set when work outside the explorer's view took part: a job of one of the scenario's
   /// tasks came from a thread the explorer does not drive (a dispatch queue, a custom
   /// executor, a thread of its own). It says what the explorer could still choose, and that
-  /// the space is not complete: ``isComplete`` is then `false`.
+  /// the space is not complete: ``isComplete`` is then `false`. Work that resumes a task
+  /// before the task has suspended brings no job, and is not seen.
   public let outsideWork: String?
 
   /// For an exhaustive exploration: whether every schedule of the scenario ran, with no bound
