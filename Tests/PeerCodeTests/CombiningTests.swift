@@ -7,6 +7,18 @@ import Testing
 extension PeerCodeTests {
   struct Broken: Error {}
 
+  /// A stream of `elements`, and the task of its own that yields each, then finishes it.
+  static func fed<Element: Sendable>(
+    _ elements: [Element]
+  ) -> (AsyncStream<Element>, Task<Void, Never>) {
+    let (stream, continuation) = AsyncStream.makeStream(of: Element.self)
+    let feeder = Task {
+      for element in elements { continuation.yield(element) }
+      continuation.finish()
+    }
+    return (stream, feeder)
+  }
+
   /// `buffer(policy: .bounded(2))`: "Terminal events from the upstream `AsyncSequence`, such as
   /// normal completion or failure, are delayed, ensuring that the consumer will receive all the
   /// elements before receiving the termination" (Evolution/0010-buffer.md:104): an upstream
@@ -57,18 +69,9 @@ extension PeerCodeTests {
   /// the zip ends with the shorter.
   @Test func zipPairsElementsInOrderAndEndsWithTheShorter() async {
     _ = await Self.exploreEveryWay { exploration in
-      let (numbers, one) = AsyncStream.makeStream(of: Int.self)
-      let (letters, two) = AsyncStream.makeStream(of: String.self)
-      let feeders = [
-        Task {
-          for number in 1...3 { one.yield(number) }
-          one.finish()
-        },
-        Task {
-          for letter in ["a", "b"] { two.yield(letter) }
-          two.finish()
-        },
-      ]
+      let (numbers, feedingNumbers) = Self.fed([1, 2, 3])
+      let (letters, feedingLetters) = Self.fed(["a", "b"])
+      let feeders = [feedingNumbers, feedingLetters]
       var pairs: [String] = []
       for await (number, letter) in zip(numbers, letters) { pairs.append("\(number)\(letter)") }
       for feeder in feeders { await feeder.value }
@@ -83,18 +86,9 @@ extension PeerCodeTests {
   /// both bases' last values, and each base's values come in order.
   @Test func combineLatestEndsOnBothBasesLastValues() async {
     _ = await Self.exploreEveryWay { exploration in
-      let (numbers, one) = AsyncStream.makeStream(of: Int.self)
-      let (letters, two) = AsyncStream.makeStream(of: String.self)
-      let feeders = [
-        Task {
-          for number in 1...2 { one.yield(number) }
-          one.finish()
-        },
-        Task {
-          for letter in ["a", "b"] { two.yield(letter) }
-          two.finish()
-        },
-      ]
+      let (numbers, feedingNumbers) = Self.fed([1, 2])
+      let (letters, feedingLetters) = Self.fed(["a", "b"])
+      let feeders = [feedingNumbers, feedingLetters]
       var pairs: [(Int, String)] = []
       for await pair in combineLatest(numbers, letters) { pairs.append(pair) }
       for feeder in feeders { await feeder.value }
