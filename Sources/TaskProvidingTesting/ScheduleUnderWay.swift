@@ -97,6 +97,9 @@ final class ScheduleUnderWay<D: ScheduleDecider> {
       scope.adopting { setup.cleanUp() }
       if ScheduleRunner.settle(scope) == 0 { break }
     }
+    // Work from outside that came while the schedule had jobs to run, so that it never
+    // waited, is work from outside all the same.
+    if scope.hasHeardFromOutside { runner.outside.heard = true }
     if !scope.close() {
       run.failure = ScheduleFailure(kind: .hookReplaced, reason: JobScope.hookReplacedMessage)
     }

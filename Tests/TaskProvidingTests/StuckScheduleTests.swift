@@ -42,10 +42,10 @@ struct StuckScheduleTests {
   /// nothing to run waits for it, and every later one knows to.
   ///
   /// Twenty round trips: the queue may resume one before its task has suspended, which the
-  /// task then never sees as a job from outside; not all twenty.
+  /// task then never sees as a job from outside; not all twenty. The task is the pool's.
   @Test func aContinuationResumedFromADispatchQueueIsWaitedFor() async {
     let report = await explore(.exhaustive()) { exploration in
-      let answers = Task(name: "ask") {
+      let answers = Task.detached(name: "ask") {
         var answers = 0
         for _ in 0..<20 {
           answers += await withCheckedContinuation {
