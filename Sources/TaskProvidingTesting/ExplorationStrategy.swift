@@ -20,6 +20,16 @@ public enum ExplorationStrategy: Sendable, Hashable, CustomStringConvertible {
   /// needs `depth` orderings to go wrong with a probability that does not shrink with the
   /// number of choices.
   case pct(seed: UInt64 = 0, schedules: Int = 1_000, depth: Int = 3)
+  /// Partial order sampling: each task, actor and choice gets a random priority when first
+  /// seen, and the highest ready one goes; after it goes, it and whatever races with it (its
+  /// own task, its actor, the main actor, the scenario's actions and the clock) draw anew,
+  /// while the rest keep theirs. A task that drew low stays behind for as long as nothing it
+  /// races with runs, as the bugs that need a long delay want.
+  case pos(seed: UInt64 = 0, schedules: Int = 1_000)
+  /// A uniform random walk: each option is drawn with the weight of how many more steps its
+  /// task, actor or choice took in the schedules before, so that a task far ahead of another
+  /// is as likely as any other order. The first schedule draws uniformly.
+  case uniformWalk(seed: UInt64 = 0, schedules: Int = 1_000)
 
   /// The strategy and its parameters, in words.
   public var description: String {
@@ -30,6 +40,9 @@ public enum ExplorationStrategy: Sendable, Hashable, CustomStringConvertible {
     case .random(let seed, let schedules): "random (seed \(seed), \(schedules) schedules)"
     case .pct(let seed, let schedules, let depth):
       "PCT (seed \(seed), \(schedules) schedules, depth \(depth))"
+    case .pos(let seed, let schedules): "POS (seed \(seed), \(schedules) schedules)"
+    case .uniformWalk(let seed, let schedules):
+      "uniform walk (seed \(seed), \(schedules) schedules)"
     }
   }
 }

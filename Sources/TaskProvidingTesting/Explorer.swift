@@ -80,6 +80,10 @@ package struct Explorer {
         RandomSearch(strategy, seed: seed, schedules: schedules)
       case .pct(let seed, let schedules, let depth):
         PCTSearch(strategy, seed: seed, schedules: schedules, depth: depth)
+      case .pos(let seed, let schedules):
+        POSSearch(strategy, seed: seed, schedules: schedules)
+      case .uniformWalk(let seed, let schedules):
+        UniformWalkSearch(strategy, seed: seed, schedules: schedules)
       }
     return Course(phase: .searching(search), tellsLater: tellingLater)
   }

@@ -25,6 +25,14 @@ struct OptionFootprint: Hashable {
   /// The task the option runs, or the one it wakes, by its address in this run; `nil` when
   /// the explorer cannot tell.
   let task: UInt?
+  /// For an actor's turn, the key of the task whose job enqueued it (the one that hopped
+  /// onto the actor), whose steps the turn goes on with: a sampler that weighs a task by the
+  /// steps it has left counts the turn among them. Known only to a sampler that counts
+  /// steps.
+  var strand: OptionKey? = nil
+
+  /// The key a sampler counts the option's steps under: its task's, for an actor's turn.
+  var counted: OptionKey { strand ?? key }
 
   /// Whether taking `self` then `other` leads where `other` then `self` does, whatever the
   /// code does.
@@ -45,6 +53,24 @@ struct OptionFootprint: Hashable {
       return task != nil && other.task != nil && task != other.task
     default:
       return false
+    }
+  }
+
+  /// Whether the two may touch the same thing, for a sampler that draws anew only for what
+  /// races with the option it took (``POSDecider``): options of one task, actor or call, a
+  /// wake and the task it wakes, two jobs of the main actor, and the scenario's actions and
+  /// the clock, which touch everything.
+  ///
+  /// Two jobs of different tasks off any actor are taken not to race: the explorer cannot see
+  /// the memory they share. This weighs samples; it is never a reason to leave an order out.
+  func races(with other: OptionFootprint) -> Bool {
+    if key == other.key { return true }
+    switch (place, other.place) {
+    case (.scenario, _), (_, .scenario), (.clock, _), (_, .clock): return true
+    case (.mainActor, .mainActor): return true
+    case (.actor(let one), .actor(let another)): return one == another
+    case (.wake(let one), .wake(let another)): return one == another
+    default: return task != nil && task == other.task
     }
   }
 }

@@ -25,8 +25,15 @@ protocol ScheduleDecider {
   mutating func decide(_ decision: Decision) -> Int?
   /// Why it stopped the schedule, if the schedule went another way than the run it follows.
   var divergence: ScheduleDivergence? { get }
+  /// Whether it is told of the steps taken with nothing to decide (``took(_:)``); naming a
+  /// step's option costs a lookup, so only a decider that counts steps asks.
+  var countsSteps: Bool { get }
+  /// A step with one option, `option`, was taken.
+  mutating func took(_ option: OptionFootprint)
 }
 
 extension ScheduleDecider {
   var divergence: ScheduleDivergence? { nil }
+  var countsSteps: Bool { false }
+  mutating func took(_ option: OptionFootprint) {}
 }

@@ -102,6 +102,12 @@ struct ScheduleRunner {
 struct JobKeys {
   private var tasks: [TaskIdentity: Int] = [:]
   private var actors: [UInt: Int] = [:]
+  /// The steps of the job that ran last, once a sampler that counts steps says so: an
+  /// actor's turn first seen after it was enqueued by that job, so it goes on with its
+  /// steps (the runtime clears the current task before it enqueues the turn).
+  var lastRan: OptionKey?
+  /// Each actor's turn's strand, by its place in the enqueue order, as first seen.
+  private var turnStrands: [Int: OptionKey] = [:]
 
   mutating func footprint(of job: ReadyJob) -> OptionFootprint {
     if let task = job.task {
@@ -111,7 +117,14 @@ struct JobKeys {
     }
     // Not a task: an actor's turn.
     let actor = number(actor: job.actor ?? unsafeBitCast(job.job, to: UInt.self))
-    return OptionFootprint(key: .actor(actor), place: .actor(actor), task: nil)
+    var strand: OptionKey?
+    if let known = turnStrands[job.sequence] {
+      strand = known
+    } else if let lastRan {
+      turnStrands[job.sequence] = lastRan
+      strand = lastRan
+    }
+    return OptionFootprint(key: .actor(actor), place: .actor(actor), task: nil, strand: strand)
   }
 
   private mutating func number(_ task: TaskIdentity) -> Int {

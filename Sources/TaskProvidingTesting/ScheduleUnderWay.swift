@@ -174,6 +174,8 @@ final class ScheduleUnderWay<D: ScheduleDecider> {
         pick = chosen
         run.decisions.append(.init(kind: decision.kind, count: count, pick: pick))
         if pick != 0 { runner.progress?.departed(at: decision.index, option: pick) }
+      } else if decider.countsSteps {
+        decider.took(runnable.isEmpty ? choices[0].footprint : keys.footprint(of: runnable[0]))
       }
       if pick < runnable.count {
         narrator?.job(runnable[pick], oldest: runnable[0], decided: count > 1)
@@ -181,6 +183,7 @@ final class ScheduleUnderWay<D: ScheduleDecider> {
         runner.watchdog?.begin(runnable[pick], after: run.decisions)
         scope.run(runnable[pick])
         runner.watchdog?.end()
+        if decider.countsSteps { keys.lastRan = keys.footprint(of: runnable[pick]).counted }
         narrator?.didRun()
         jobs += 1
         guard jobs < ScheduleRunner.maximumJobs else {
