@@ -255,6 +255,7 @@ let package = Package(
         app("IssueReporting", "xctest-dynamic-overlay"),
         "NumberFactCore",
         "NumberFactTesting",
+        "PeerScenarios",
         "TaskProviding",
         "TaskProvidingTesting",
         app("ArgumentParser", "swift-argument-parser"),
@@ -341,9 +342,23 @@ let package = Package(
     ),
     // The explorer on code no one here wrote: swift-async-algorithms' channels, merge and
     // debounce, with the properties the library promises.
+    // The failures the explorer finds in peer code, for PeerCodeTests and the benchmark.
+    .target(
+      name: "PeerScenarios",
+      dependencies: [
+        "TaskProvidingTesting",
+        app("AsyncAlgorithms", "swift-async-algorithms"),
+        app("Clocks", "swift-clocks"),
+        app("DequeModule", "swift-collections"),
+        app("NIOConcurrencyHelpers", "swift-nio"),
+        app("NIOCore", "swift-nio"),
+      ],
+      path: "Tests/PeerScenarios"
+    ),
     .testTarget(
       name: "PeerCodeTests",
       dependencies: [
+        "PeerScenarios",
         "SuiteSupport",
         "TaskProvidingTesting",
         app("AsyncAlgorithms", "swift-async-algorithms"),

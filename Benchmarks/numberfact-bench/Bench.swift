@@ -20,7 +20,8 @@ struct NumberFactBench: AsyncParsableCommand {
 
 /// A part of the report.
 enum Section: String, CaseIterable, ExpressibleByArgument {
-  case determinism, everyday, scale, app, suite, exploration, client, ownership, store, time
+  case determinism, everyday, scale, app, suite, exploration, sampling, client, ownership, store,
+    time
 }
 
 /// The benchmark run.
@@ -109,6 +110,10 @@ struct Measure: AsyncParsableCommand {
       let seeds = plan.explorationSeeds
       report.exploration = await MainActor.run { explorationFigures(seeds: seeds) }
       report.exploration?.asyncSeconds = await asyncExplorationSeconds()
+    }
+    if runs(.sampling) {
+      let seeds = plan.samplingSeeds
+      report.sampling = await MainActor.run { samplingFigures(seeds: seeds) }
     }
     if runs(.ownership) { report.ownership = await ownershipFigures(plan) }
     if runs(.store), plan.presses > 0 { report.store = try await storeFigures(plan) }

@@ -12,6 +12,8 @@ struct Plan: Sendable {
   var suite: Bool
   /// Seeds per strategy when counting schedules until a flaw is found.
   var explorationSeeds = 9
+  /// Seeds per sampling strategy for the sampling figure.
+  var samplingSeeds = 20
   /// How long the fact client waits on a silent server in section 8.
   var clientWait: Duration = .seconds(3)
   /// Round trips of the foreign loop in section 9.
@@ -28,7 +30,7 @@ struct Plan: Sendable {
   static let quick = Plan(
     runs: 2, iterations: 200, scaleSizes: [1_000, 10_000], presses: 50, idle: .seconds(1),
     suite: false,
-    explorationSeeds: 3, clientWait: .seconds(1), ownershipTrips: 2_000, everydayTests: 500,
+    explorationSeeds: 3, samplingSeeds: 3, clientWait: .seconds(1), ownershipTrips: 2_000, everydayTests: 500,
     storedFacts: 2_000)
 
   var configuration: String {
@@ -91,6 +93,7 @@ struct Report: Sendable {
   var appBaseline: [AppRun] = []
   var suite: [SuiteRun] = []
   var exploration: ExplorationFigures?
+  var sampling: SamplingFigures?
   var client: ClientFigures?
   var ownership: OwnershipFigures?
   var store: StoreFigures?
@@ -135,6 +138,9 @@ struct Report: Sendable {
     for run in ownership?.runs ?? [] where run.onDriver > 0 {
       problems.append("\(run.onDriver) foreign round trips ran on a scheduler's thread")
     }
+    for name in sampling?.missedGoal ?? [] {
+      problems.append("no sampler found \(name) within 100 schedules (median)")
+    }
     for row in exploration?.catalog ?? [] {
       if row.exhaustive == nil { problems.append("the exhaustive search missed \(row.name)") }
       if row.pct.contains(nil) { problems.append("PCT missed \(row.name) in 100 schedules") }
@@ -174,6 +180,7 @@ struct Report: Sendable {
     lines += appSection()
     lines += suiteSection()
     lines += explorationSection()
+    lines += sampling?.markdown() ?? []
     lines += clientSection()
     lines += ownershipSection()
     lines += storeSection()
@@ -558,6 +565,10 @@ struct Report: Sendable {
         + "more: \(exploration.catalogSchedulesPerSecond >= 10_000 ? "met" : "not met")). The "
         + "time to find and tell a bug is mostly the telling: each step's source line is read "
         + "from the binary's line tables, tens of milliseconds a line.",
+      "",
+      "How soon each sampler (random, PCT, partial order sampling, the uniform walk) finds "
+        + "every bug of the catalog and every failure found in peer code, over twenty seeds: "
+        + "[benchmarks-sampling.md](benchmarks-sampling.md).",
     ]
     return lines
   }

@@ -1,4 +1,5 @@
 import Clocks
+import PeerScenarios
 import TaskProvidingTesting
 import Testing
 
@@ -13,19 +14,8 @@ extension PeerCodeTests {
   /// exhaustive search, which grows departures a round at a time, does not reach it within
   /// its limit; PCT, which holds a task back by its priority, does.
   @Test func testClockAdvanceDoesNotWaitForTheSleeperItWakes() async {
-    let failures = await Self.exploreExpectingFinding(pctOnly: true) { exploration in
-      let clock = TestClock()
-      let ticks = Ended()
-      let timer = Task {
-        try await clock.sleep(for: .seconds(1))
-        ticks.mark("tick")
-      }
-      await clock.advance(by: .seconds(1))
-      let ticked = ticks.contains("tick")
-      timer.cancel()
-      _ = await timer.result
-      exploration.atEnd("the timer ticked when advance returned") { ticked }
-    }
+    let failures = await Self.exploreExpectingFinding(
+      pctOnly: true, PeerFailure.testClockAdvance.scenario)
     // Told in a few steps: the sleeper held back behind the yields is one line.
     #expect(failures.allSatisfy { $0.steps.count <= 12 && $0.nondeterminism == nil })
   }

@@ -1,4 +1,5 @@
 import AsyncAlgorithms
+import PeerScenarios
 import TaskProvidingTesting
 import Testing
 
@@ -142,24 +143,8 @@ extension PeerCodeTests {
   /// `.waitingForDemand` (line 593) moves to `.finished` and returns no action, so the task
   /// that iterates the upstream is never cancelled (docs/peer-code.md, finding 3).
   @Test func aDebounceCancelledBetweenTwoNextCallsEndsItsUpstream() async {
-    let failures = await Self.exploreExpectingFinding { exploration in
-      let ended = Ended()
-      let (typed, keys) = AsyncStream.makeStream(of: String.self)
-      keys.onTermination = { _ in ended.mark("upstream") }
-      keys.yield("swift")
-      let clock = exploration.clock
-      let consumer = Task {
-        var searches = typed.debounce(for: .milliseconds(300), clock: clock).makeAsyncIterator()
-        let first = await searches.next()
-        withUnsafeCurrentTask { $0?.cancel() }
-        let second = await searches.next()
-        return (first, second)
-      }
-      let (first, second) = await consumer.value
-      exploration.atEnd("swift, then nothing, and the upstream's iteration ended") {
-        first == "swift" && second == nil && ended.contains("upstream")
-      }
-    }
+    let failures = await Self.exploreExpectingFinding(
+      PeerFailure.debounceCancelledBetweenTwoNextCalls.scenario)
     #expect(failures.allSatisfy { $0.nondeterminism == nil })
   }
 }

@@ -1,4 +1,5 @@
 import AsyncAlgorithms
+import PeerScenarios
 import TaskProvidingTesting
 import Testing
 
@@ -56,25 +57,8 @@ extension PeerCodeTests {
   /// consumer waits). Found in the default order; shown on the real runtime by
   /// `RealRuntimeTests`.
   @Test func cancellingAFlatMapLatestConsumerEndsBothSequences() async {
-    let failures = await Self.exploreExpectingFinding { exploration in
-      let ended = Ended()
-      let (numbers, feed) = AsyncStream.makeStream(of: Int.self)
-      feed.onTermination = { _ in ended.mark("base") }
-      feed.yield(1)
-      let consumer = Task {
-        for await _ in numbers.flatMapLatest({ _ in
-          ended.mark("made")
-          let (inner, continuation) = AsyncStream.makeStream(of: Int.self)
-          continuation.onTermination = { _ in ended.mark("inner") }
-          return inner
-        }) {}
-      }
-      exploration.action("cancel the consumer") { consumer.cancel() }
-      await consumer.value
-      exploration.atEnd("both iterations ended") {
-        ended.contains("base") && (ended.contains("inner") || !ended.contains("made"))
-      }
-    }
+    let failures = await Self.exploreExpectingFinding(
+      PeerFailure.flatMapLatestCancellation.scenario)
     #expect(failures.first?.replay == "x2:")
     #expect(failures.allSatisfy { $0.deviations == 0 && $0.nondeterminism == nil })
   }

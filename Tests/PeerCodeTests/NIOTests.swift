@@ -1,31 +1,8 @@
-import DequeModule
 import NIOConcurrencyHelpers
 import NIOCore
+import PeerScenarios
 import TaskProvidingTesting
 import Testing
-
-/// What a producer's or a writer's delegate was told, in order.
-final class DelegateLog: NIOAsyncSequenceProducerDelegate, NIOAsyncWriterSinkDelegate, Sendable {
-  typealias Element = Int
-  let calls = NIOLockedValueBox<[String]>([])
-  let written = NIOLockedValueBox<[Int]>([])
-
-  func produceMore() { calls.withLockedValue { $0.append("produceMore") } }
-  func didTerminate() { calls.withLockedValue { $0.append("didTerminate") } }
-  func didYield(contentsOf sequence: Deque<Int>) {
-    written.withLockedValue { $0.append(contentsOf: sequence) }
-  }
-  func didTerminate(error: (any Error)?) { calls.withLockedValue { $0.append("didTerminate") } }
-
-  /// How many times `didTerminate` came, and whether `produceMore` came after it.
-  var terminations: Int { calls.withLockedValue { $0.count { $0 == "didTerminate" } } }
-  var producedMoreAfterTermination: Bool {
-    calls.withLockedValue { calls in
-      guard let end = calls.firstIndex(of: "didTerminate") else { return false }
-      return calls[end...].contains("produceMore")
-    }
-  }
-}
 
 /// swift-nio 2.101: `NIOAsyncSequenceProducer` (NIOAsyncSequenceProducer.swift,
 /// NIOThrowingAsyncSequenceProducer.swift), `NIOAsyncWriter` and `NIOLockedValueBox`.
@@ -94,26 +71,8 @@ extension PeerCodeTests {
   /// The non-throwing producer, its consumer cancelled at any point while one element comes:
   /// by the end the delegate heard of the termination exactly once.
   @Test func aCancelledNonThrowingConsumerTerminatesOnce() async {
-    let failures = await Self.exploreExpectingFinding { exploration in
-      let log = DelegateLog()
-      let made = NIOAsyncSequenceProducer.makeSequence(
-        elementType: Int.self, backPressureStrategy: Watermark(lowWatermark: 1, highWatermark: 2),
-        finishOnDeinit: true, delegate: log)
-      let source = made.source
-      let consumer = Task { [sequence = made.sequence] in
-        var received: [Int] = []
-        for await element in sequence { received.append(element) }
-        return received
-      }
-      exploration.action("cancel the consumer") { consumer.cancel() }
-      let producer = Task {
-        _ = source.yield(1)
-        source.finish()
-      }
-      await producer.value
-      _ = await consumer.value
-      exploration.atEnd("one termination") { log.terminations == 1 }
-    }
+    let failures = await Self.exploreExpectingFinding(
+      PeerFailure.producerCancelledBeforeItsFirstNext.scenario)
     #expect(failures.allSatisfy { $0.nondeterminism == nil })
   }
 

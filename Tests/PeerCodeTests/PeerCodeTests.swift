@@ -18,8 +18,8 @@ struct PeerCodeTests {
   static let pctSchedules = ThreadSanitizer.isActive ? 50 : 300
   static let issueCaseSchedules = ThreadSanitizer.isActive ? 100 : 500
 
-  /// Runs `scenario` exhaustively (every schedule up to the default limit) and under PCT with
-  /// each seed; returns the exhaustive report.
+  /// Runs `scenario` exhaustively (every schedule up to the default limit), under PCT with
+  /// each seed, and under POS and the uniform walk with one; returns the exhaustive report.
   ///
   /// `costly`: a scenario whose schedules run many tasks (a clock that yields through twenty
   /// tasks of its own at each sleep): a hundredth of the schedules.
@@ -33,6 +33,15 @@ struct PeerCodeTests {
       let schedules = costly ? max(pctSchedules / 10, 5) : pctSchedules
       let pct = await explore(.pct(seed: seed, schedules: schedules, depth: 3), scenario)
       #expect(pct.failure == nil, "PCT seed \(seed)")
+    }
+    // The other samplers, with one seed each: no false alarm there either.
+    let schedules = costly ? max(pctSchedules / 10, 5) : pctSchedules
+    for strategy in [
+      ExplorationStrategy.pos(seed: 1, schedules: schedules),
+      .uniformWalk(seed: 1, schedules: schedules),
+    ] {
+      let sampled = await explore(strategy, scenario)
+      #expect(sampled.failure == nil, "\(strategy)")
     }
     return exhaustive
   }

@@ -1,5 +1,6 @@
 import AsyncAlgorithms
 import NIOCore
+import PeerScenarios
 import Testing
 
 /// The findings of the explorer in peer code, shown again on the real runtime, with no
