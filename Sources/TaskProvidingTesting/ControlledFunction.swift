@@ -322,10 +322,6 @@ extension ControlledFunction {
 
     func start(_ continuation: CheckedContinuation<any Sendable, any Error>) {
       let timeout = answerTimeout
-      let deadline = Deadlines.shared.schedule(after: timeout) { [weak self] in
-        guard let self else { return }
-        resume(with: .failure(UnansweredCallError(call: description, timeout: timeout)))
-      }
       // Registered before it can end, so `closed` always follows `opened`.
       scope?.opened(
         ObjectIdentifier(self),
@@ -335,9 +331,19 @@ extension ControlledFunction {
           completions: completions, caller: RunningTask.address))
       let cancelNow = state.withLock { state -> Bool in
         state.continuation = continuation
-        state.deadline = deadline
         return state.observedCancellation && throwsOnCancel
       }
+      // The timer starts once the continuation is in place: one that fired before would
+      // find nothing to resume, and the call would never end.
+      let deadline = Deadlines.shared.schedule(after: timeout) { [weak self] in
+        guard let self else { return }
+        resume(with: .failure(UnansweredCallError(call: description, timeout: timeout)))
+      }
+      let ended = state.withLock { state -> Bool in
+        if !state.isEnded { state.deadline = deadline }
+        return state.isEnded
+      }
+      if ended { Deadlines.shared.cancel(deadline) }
       if cancelNow { resume(with: .failure(CancellationError())) }
     }
 
