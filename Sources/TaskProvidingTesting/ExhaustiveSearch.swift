@@ -25,10 +25,14 @@ struct ExhaustiveSearch: ScheduleSearch {
   let cap: Int?
   /// Whether to keep sleep sets; off only to measure what they save.
   let reduces: Bool
+  /// What each job did, when the search assumes no state is shared but what the scope sees.
+  private let store: JobRecordStore?
   var underWay: ScheduleUnderWay<Follower>?
 
   /// Schedules counted so far, in the order a depth-first search of each round meets them.
   private var schedules = 0
+  /// Schedules run, counted or not.
+  private var runs = 0
   /// The last round run to its end.
   private var bound: Int?
   /// The round under way: how many departures its schedules take.
@@ -54,11 +58,15 @@ struct ExhaustiveSearch: ScheduleSearch {
   private var waiting: ArraySlice<[Int]> = []
   private var counted = Set<[Int]>()
 
-  init(_ strategy: ExplorationStrategy, limit: Int, cap: Int?, reduces: Bool) {
+  init(
+    _ strategy: ExplorationStrategy, limit: Int, cap: Int?, reduces: Bool,
+    reduction: ExplorationReduction = .whereCertain
+  ) {
     self.strategy = strategy
     self.limit = max(limit, 1)
     self.cap = cap.map { max($0, 0) }
     self.reduces = reduces
+    store = reduction == .assumingNoHiddenSharing ? JobRecordStore() : nil
   }
 
   /// Rounds of growing bound on departures (0, 1, 2, …) until no order is left for the next
@@ -82,12 +90,18 @@ struct ExhaustiveSearch: ScheduleSearch {
     }
     return .run(
       Follower(
-        prefix: current?.prefix ?? [], reduces: reduces, cap: cap, shape: current?.shape ?? []))
+        prefix: current?.prefix ?? [], reduces: reduces, cap: cap, shape: current?.shape ?? [],
+        store: store))
   }
 
   mutating func ran(_ run: ScheduleRun, with decider: Follower) -> SearchStep {
     let picks = run.decisions.map(\.pick)
-    let departures = run.jobDeviations
+
+    let departures = store == nil ? run.jobDeviations : decider.departures
+    runs += 1
+    // Under the assumption, a schedule the sleep sets cut short or set apart for a later
+    // round costs little, yet counts toward no limit: this bounds them.
+    if store != nil, runs >= limit * 20 { return .finished(full) }
     if let divergence = decider.divergence {
       // It ran up to where it diverged only: nothing it did counts, and what it met is not
       // the search's to branch from past there.
@@ -95,7 +109,8 @@ struct ExhaustiveSearch: ScheduleSearch {
       diverged += 1
       let start = current?.start ?? []
       current = Self.next(
-        after: run, asleep: decider.asleep, departures: round, from: start.count
+        after: run, asleep: decider.asleep, departures: round, from: start.count,
+        awakeBase: store != nil
       ).map { (start, $0, run.shape[..<$0.count]) }
       return .searching
     }
@@ -115,7 +130,8 @@ struct ExhaustiveSearch: ScheduleSearch {
         if schedules >= limit { return .finished(full) }
       }
     }
-    let more = Self.oneDepartureMore(after: run, asleep: decider.asleep)
+    let more = Self.oneDepartureMore(
+      after: run, asleep: decider.asleep, awakeBase: store != nil)
     if !more.isEmpty {
       for start in more where startShapes[start] == nil {
         startShapes[start] = run.shape[..<start.count]
@@ -124,7 +140,8 @@ struct ExhaustiveSearch: ScheduleSearch {
     }
     let start = current?.start ?? []
     current = Self.next(
-      after: run, asleep: decider.asleep, departures: round, from: start.count
+      after: run, asleep: decider.asleep, departures: round, from: start.count,
+      awakeBase: store != nil
     ).map { (start, $0, run.shape[..<$0.count]) }
     return .searching
   }
@@ -205,17 +222,50 @@ struct ExhaustiveSearch: ScheduleSearch {
 
     /// How many departures among ready jobs a schedule may take; `nil`: any number.
     let cap: Int?
-    /// Departures among ready jobs taken so far.
-    private var departures = 0
+    /// Departures among ready jobs taken so far: picks other than the oldest ready job, or,
+    /// under the assumption, other than the first one awake.
+    private(set) var departures = 0
+
+    /// With the reduction that assumes no state is shared but what the scope sees: what each
+    /// job the search ran did, and the jobs asleep with what they did.
+    private let store: JobRecordStore?
+    private var sleepingJobs: [JobRecord] = []
+    /// The decisions taken so far, hashed, and where the next job's record goes.
+    private var path: UInt64 = 0
+    private var recordAt: JobRecordStore.Place?
 
     init(
       prefix: [Int], reduces: Bool = true, cap: Int? = nil,
-      shape: ArraySlice<ScheduleDivergence.Shape> = []
+      shape: ArraySlice<ScheduleDivergence.Shape> = [], store: JobRecordStore? = nil
     ) {
       self.prefix = prefix
       self.reduces = reduces
       self.cap = cap
       self.shape = shape
+      self.store = reduces ? store : nil
+    }
+
+    var recordsJobs: Bool { store != nil }
+
+    mutating func mayTake(_ only: OptionFootprint) -> Bool {
+      guard store != nil else { return true }
+      // The only step left is asleep: whatever follows reorders a schedule already run.
+      if sleep.contains(where: { $0.key == only.key })
+        || sleepingJobs.contains(where: { $0.key == only.key })
+      {
+        isRedundant = true
+        return false
+      }
+      return true
+    }
+
+    mutating func ran(_ record: JobRecord) {
+      if let recordAt {
+        store?.records[recordAt] = store?.records[recordAt] ?? record
+        self.recordAt = nil
+      }
+      sleepingJobs.removeAll { !$0.commutes(with: record) }
+      sleep.removeAll { !$0.commutes(with: record.footprint) }
     }
 
     mutating func decide(_ decision: Decision) -> Int? {
@@ -235,10 +285,11 @@ struct ExhaustiveSearch: ScheduleSearch {
       }
       // Nothing asleep and the default taken: nothing to put to sleep either, so the options'
       // footprints, which most decisions of a schedule never need, are not worked out.
-      if sleep.isEmpty, (followed ?? 0) == 0 {
+      if store == nil, sleep.isEmpty, (followed ?? 0) == 0 {
         asleep.append([])
         return taking(0, at: decision)
       }
+      if let store { return decideRecording(decision, followed: followed, store: store) }
       let options = decision.options()
       // A sleep set holds a few options at most: a scan beats hashing them into a set.
       var here = Set<Int>()
@@ -272,6 +323,67 @@ struct ExhaustiveSearch: ScheduleSearch {
       return taking(pick, at: decision)
     }
 
+    /// `decide`, where what the options left for later did when they ran is known: a job
+    /// sleeps while every job run since commutes with what it did (``JobRecord``), a choice
+    /// while every step taken since commutes with it.
+    private mutating func decideRecording(
+      _ decision: Decision, followed: Int?, store: JobRecordStore
+    ) -> Int? {
+      let options = decision.options()
+      var here = Set<Int>()
+      for index in options.indices {
+        let key = options[index].key
+        if sleep.contains(where: { $0.key == key })
+          || sleepingJobs.contains(where: { $0.key == key })
+        {
+          here.insert(index)
+        }
+      }
+      asleep.append(here)
+      guard let pick = followed ?? options.indices.first(where: { !here.contains($0) }) else {
+        isRedundant = true
+        return nil
+      }
+      guard pick < options.count else {
+        divergence = ScheduleDivergence(
+          decision: decision.index, expected: nil,
+          found: .init(kind: decision.kind, count: decision.count), option: pick)
+        return nil
+      }
+      // The first option awake is the default here: the ones before it lead only where
+      // schedules already run led.
+      if decision.kind == .job, pick != Self.base(here) { departures += 1 }
+      let chosen = options[pick]
+      let runsAJob = chosen.isJob
+      if !runsAJob {
+        // A choice runs none of the scenario's jobs: what sleeps is what commutes with it.
+        sleep.removeAll { !$0.commutes(with: chosen) }
+        sleepingJobs.removeAll { !$0.footprint.commutes(with: chosen) }
+      }
+      for index in 0..<pick where !here.contains(index) {
+        let option = options[index]
+        if option.isJob {
+          // What it did when an earlier schedule ran it here; the job the chosen one runs
+          // puts it back awake if the two do not commute (``ran(_:)``).
+          if let record = store.records[.init(path: path, option: index)] {
+            if runsAJob || record.footprint.commutes(with: chosen) { sleepingJobs.append(record) }
+          }
+        } else if option.commutes(with: chosen) {
+          sleep.append(option)
+        }
+      }
+      recordAt = runsAJob ? .init(path: path, option: pick) : nil
+      path = JobRecordStore.extend(path, with: pick)
+      return pick
+    }
+
+    /// The first option not in `asleep`.
+    static func base(_ asleep: Set<Int>) -> Int {
+      var base = 0
+      while asleep.contains(base) { base += 1 }
+      return base
+    }
+
     private mutating func taking(_ pick: Int, at decision: Decision) -> Int {
       if decision.kind == .job, pick != 0 { departures += 1 }
       return pick
@@ -283,15 +395,21 @@ struct ExhaustiveSearch: ScheduleSearch {
   /// none is left: a decision's next option that is awake, where taking it adds no departure
   /// beyond the round's `allowed`.
   static func next(
-    after run: ScheduleRun, asleep: [Set<Int>], departures allowed: Int, from floor: Int
+    after run: ScheduleRun, asleep: [Set<Int>], departures allowed: Int, from floor: Int,
+    awakeBase: Bool = false
   ) -> [Int]? {
     let decisions = run.decisions
+    // The default at each decision: the oldest ready job, or under the assumption the first
+    // one awake.
+    let base = { (index: Int) in
+      awakeBase && index < asleep.count ? Follower.base(asleep[index]) : 0
+    }
     // Job departures before each decision, to see what one more would cost.
     var before = [Int](repeating: 0, count: decisions.count)
     var used = 0
     for (index, taken) in decisions.enumerated() {
       before[index] = used
-      if taken.kind == .job, taken.pick != 0 { used += 1 }
+      if taken.kind == .job, taken.pick != base(index) { used += 1 }
     }
     for index in decisions.indices.reversed() where index >= floor {
       let taken = decisions[index]
@@ -299,7 +417,7 @@ struct ExhaustiveSearch: ScheduleSearch {
       guard
         let option = (taken.pick + 1..<taken.count).first(where: { !sleeping.contains($0) })
       else { continue }
-      if taken.kind == .job, taken.pick == 0, before[index] >= allowed { continue }
+      if taken.kind == .job, taken.pick == base(index), before[index] >= allowed { continue }
       return decisions[..<index].map(\.pick) + [option]
     }
     return nil
@@ -307,15 +425,22 @@ struct ExhaustiveSearch: ScheduleSearch {
 
   /// The first steps of `run`'s orders with one job departure more, placed after its last:
   /// at each later decision among ready jobs, each other awake option.
-  static func oneDepartureMore(after run: ScheduleRun, asleep: [Set<Int>]) -> [[Int]] {
+  static func oneDepartureMore(
+    after run: ScheduleRun, asleep: [Set<Int>], awakeBase: Bool = false
+  ) -> [[Int]] {
     let decisions = run.decisions
-    let last = decisions.lastIndex { $0.kind == .job && $0.pick != 0 } ?? -1
+    let base = { (index: Int) in
+      awakeBase && index < asleep.count ? Follower.base(asleep[index]) : 0
+    }
+    let last =
+      decisions.indices.last { decisions[$0].kind == .job && decisions[$0].pick != base($0) }
+      ?? -1
     var starts: [[Int]] = []
     for index in decisions.indices where index > last {
       let taken = decisions[index]
-      guard taken.kind == .job, taken.pick == 0 else { continue }
+      guard taken.kind == .job, taken.pick == base(index) else { continue }
       let sleeping = index < asleep.count ? asleep[index] : []
-      for option in 1..<taken.count where !sleeping.contains(option) {
+      for option in taken.pick + 1..<taken.count where !sleeping.contains(option) {
         starts.append(decisions[..<index].map(\.pick) + [option])
       }
     }

@@ -35,6 +35,18 @@ public struct ExplorationReport: Sendable, CustomStringConvertible {
   /// and no limit leaving any out.
   public var coversEverySchedule: Bool { isComplete && !boundLeftSchedulesOut }
 
+  /// What the coverage rests on beyond the explorer's own knowledge, if anything: set for
+  /// an exhaustive exploration that reduced ``ExplorationReduction/assumingNoHiddenSharing``,
+  /// whose ``isComplete`` and ``coversEverySchedule`` hold only if the scenario's tasks share
+  /// no state but through what the explorer's scope sees.
+  public var assumption: String? {
+    guard case .exhaustive(_, _, .assumingNoHiddenSharing) = strategy else { return nil }
+    return "it assumed the scenario's tasks share no state but through what the explorer sees"
+      + " (actors, the main actor, tasks started or woken, sleeps): two jobs whose effects"
+      + " did not meet were run in one order only, so an order that matters only through a"
+      + " Mutex, an atomic, a lock, a task's cancellation or unsafe memory may be left out"
+  }
+
   /// A report, as the explorer makes one.
   package init(
     strategy: ExplorationStrategy, schedules: Int, isComplete: Bool,
@@ -92,6 +104,9 @@ public struct ExplorationReport: Sendable, CustomStringConvertible {
       }
     }
     var passed = "\(strategy): \(schedules) schedules passed\(coverage)."
+    if let assumption {
+      passed += " " + assumption.prefix(1).uppercased() + assumption.dropFirst() + "."
+    }
     if let outsideWork {
       passed += " " + outsideWork.prefix(1).uppercased() + outsideWork.dropFirst() + "."
     }

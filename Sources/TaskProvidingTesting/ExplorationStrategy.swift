@@ -10,7 +10,13 @@ public enum ExplorationStrategy: Sendable, Hashable, CustomStringConvertible {
   /// raises the bound until the whole space is covered or the limit is reached. Schedules
   /// that only swap two options that commute are left out (see the Exploring Schedules
   /// article). The report says the bound reached and whether that was every schedule.
-  case exhaustive(limit: Int = 10_000, deviations: Int? = nil)
+  ///
+  /// `reduction` says which schedules count as the same: by default only those the explorer
+  /// knows lead to the same place whatever the code does; ``ExplorationReduction/assumingNoHiddenSharing``
+  /// also takes two jobs to commute where what the scope saw them do does not meet, which
+  /// covers much larger spaces, on an assumption the report states.
+  case exhaustive(
+    limit: Int = 10_000, deviations: Int? = nil, reduction: ExplorationReduction = .whereCertain)
   /// `schedules` schedules, each choice drawn uniformly from a generator seeded by `seed`
   /// and the schedule's number.
   case random(seed: UInt64 = 0, schedules: Int = 1_000)
@@ -34,15 +40,40 @@ public enum ExplorationStrategy: Sendable, Hashable, CustomStringConvertible {
   /// The strategy and its parameters, in words.
   public var description: String {
     switch self {
-    case .exhaustive(let limit, let deviations?):
-      "exhaustive (limit \(limit), \(deviations) \(deviations == 1 ? "deviation" : "deviations"))"
-    case .exhaustive(let limit, nil): "exhaustive (limit \(limit))"
+    case .exhaustive(let limit, let deviations?, let reduction):
+      "exhaustive (limit \(limit), \(deviations) \(deviations == 1 ? "deviation" : "deviations")"
+        + reduction.suffix + ")"
+    case .exhaustive(let limit, nil, let reduction):
+      "exhaustive (limit \(limit)" + reduction.suffix + ")"
     case .random(let seed, let schedules): "random (seed \(seed), \(schedules) schedules)"
     case .pct(let seed, let schedules, let depth):
       "PCT (seed \(seed), \(schedules) schedules, depth \(depth))"
     case .pos(let seed, let schedules): "POS (seed \(seed), \(schedules) schedules)"
     case .uniformWalk(let seed, let schedules):
       "uniform walk (seed \(seed), \(schedules) schedules)"
+    }
+  }
+}
+
+/// Which schedules an exhaustive exploration counts as the same, and so runs only one of.
+public enum ExplorationReduction: Sendable, Hashable {
+  /// Only schedules that differ by the order of two steps the explorer knows commute
+  /// whatever the code does: answering a call (waking a task) and a job of another task, or
+  /// two answers to different calls. Every bug the full space holds is still found.
+  case whereCertain
+  /// Also schedules that differ by the order of two jobs whose effects the scope saw do not
+  /// meet: different tasks, on different actors (and not both on the main actor), neither
+  /// waking or starting the other's task or the same one, not both beginning a sleep. It
+  /// assumes the scenario's tasks share no state but through what the scope sees; state
+  /// behind a `Mutex`, an atomic, any lock, a task's cancellation, or unsafe memory breaks
+  /// the assumption, and an order that matters only there may be left out. The report
+  /// says so (``ExplorationReport/assumption``).
+  case assumingNoHiddenSharing
+
+  var suffix: String {
+    switch self {
+    case .whereCertain: ""
+    case .assumingNoHiddenSharing: ", assuming no hidden sharing"
     }
   }
 }

@@ -74,8 +74,9 @@ package struct Explorer {
     }
     let search: any ScheduleSearch =
       switch strategy {
-      case .exhaustive(let limit, let deviations):
-        ExhaustiveSearch(strategy, limit: limit, cap: deviations, reduces: reduces)
+      case .exhaustive(let limit, let deviations, let reduction):
+        ExhaustiveSearch(
+          strategy, limit: limit, cap: deviations, reduces: reduces, reduction: reduction)
       case .random(let seed, let schedules):
         RandomSearch(strategy, seed: seed, schedules: schedules)
       case .pct(let seed, let schedules, let depth):

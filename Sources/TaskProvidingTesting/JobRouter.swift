@@ -53,6 +53,9 @@ final class JobRouter: Sendable {
       /// executors: those another owner's clearing of the hook could send elsewhere.
       var globalHookArrivals = 0
       var tracer: (@Sendable (JobEvent) -> Void)?
+      /// What the job the driver runs enqueues and sets, while an exploration that reduces by
+      /// what jobs do records it.
+      var effects: JobEffects?
 
       var count: Int { jobs.count - head }
 
@@ -363,6 +366,11 @@ final class JobRouter: Sendable {
       state -> (entry: ReadyJob, wake: Queue.Waking, tracer: (@Sendable (JobEvent) -> Void)?)? in
       guard !state.isClosed else { return nil }
       if outside { state.outsideArrivals += 1 }
+      if !outside, state.effects != nil {
+        if let identity { state.effects?.tasks.append(identity) }
+        if let actor { state.effects?.actors.append(actor) }
+        if case .mainActor = lane { state.effects?.mainActor = true }
+      }
       if fromGlobalHook { state.globalHookArrivals += 1 }
       let entry = ReadyJob(
         sequence: state.nextSequence, lane: lane, task: identity, actor: actor, job: job)
@@ -410,6 +418,7 @@ final class JobRouter: Sendable {
     let owner = owningQueue()
     let timed = owner?.state.withLock { state -> Bool in
       guard !state.isClosed else { return false }
+      if state.effects != nil { state.effects?.sleeps = true }
       state.timers.append(
         ScopeTimer(deadline: state.now + max(delay, .zero), sequence: state.nextTimer, job: job))
       state.nextTimer += 1
@@ -515,6 +524,16 @@ final class JobRouter: Sendable {
   /// How many jobs `queue` has waiting.
   func count(_ queue: Queue) -> Int {
     queue.state.withLock { $0.count }
+  }
+
+  /// Runs `body` (a job of `queue`'s), recording what it enqueues and sets.
+  func recordingEffects(of queue: Queue, _ body: () -> Void) -> JobEffects {
+    queue.state.withLock { $0.effects = JobEffects() }
+    body()
+    return queue.state.withLock { state in
+      defer { state.effects = nil }
+      return state.effects ?? JobEffects()
+    }
   }
 
   /// Takes the job `pick` chooses from `queue` (given the queue's jobs and the index of the

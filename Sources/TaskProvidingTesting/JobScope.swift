@@ -62,6 +62,11 @@ final class JobScope: Sendable {
     }
   }
 
+  /// Runs `job`, as ``run(_:)`` does, and returns what it enqueued and set.
+  func runRecordingEffects(_ job: ReadyJob) -> JobEffects {
+    JobRouter.shared.recordingEffects(of: queue) { run(job) }
+  }
+
   /// Why ``runReady(ended:order:jobsRun:stopAfter:watchdog:turnEnds:)`` stopped.
   enum Pause {
     /// `ended` holds, or the limit of jobs was reached.

@@ -34,6 +34,14 @@ struct OptionFootprint: Hashable {
   /// The key a sampler counts the option's steps under: its task's, for an actor's turn.
   var counted: OptionKey { strand ?? key }
 
+  /// Whether it runs one of the scenario's jobs, rather than a choice of the scenario's.
+  var isJob: Bool {
+    switch place {
+    case .mainActor, .actor, .pool: true
+    case .scenario, .clock, .wake: false
+    }
+  }
+
   /// Whether taking `self` then `other` leads where `other` then `self` does, whatever the
   /// code does.
   ///

@@ -30,10 +30,20 @@ protocol ScheduleDecider {
   var countsSteps: Bool { get }
   /// A step with one option, `option`, was taken.
   mutating func took(_ option: OptionFootprint)
+  /// Whether it is told what each job did (``ran(_:)``); recording it costs a lock a job.
+  var recordsJobs: Bool { get }
+  /// A job ran, and did what `record` says.
+  mutating func ran(_ record: JobRecord)
+  /// Whether the schedule may take `only`, its one option at a step with nothing to decide;
+  /// `false` stops it there (asked only of a decider that records jobs).
+  mutating func mayTake(_ only: OptionFootprint) -> Bool
 }
 
 extension ScheduleDecider {
   var divergence: ScheduleDivergence? { nil }
   var countsSteps: Bool { false }
   mutating func took(_ option: OptionFootprint) {}
+  var recordsJobs: Bool { false }
+  mutating func ran(_ record: JobRecord) {}
+  mutating func mayTake(_ only: OptionFootprint) -> Bool { true }
 }

@@ -127,10 +127,60 @@ struct JobKeys {
     return OptionFootprint(key: .actor(actor), place: .actor(actor), task: nil, strand: strand)
   }
 
-  private mutating func number(_ task: TaskIdentity) -> Int {
+  /// The record of `job`, which ran with `effects` while `ready` were ready.
+  mutating func record(
+    of job: ReadyJob, effects: JobEffects, ready: [ReadyJob]
+  ) -> JobRecord {
+    let footprint = footprint(of: job)
+    var actors = Set<Int>()
+    if case .actor(let number) = footprint.place { actors.insert(number) }
+    for address in effects.actors { actors.insert(number(actor: address)) }
+    // A hop onto an actor whose turn is ready joins its queue unseen.
+    for other in ready where other.task == nil {
+      actors.insert(number(actor: other.actor ?? unsafeBitCast(other.job, to: UInt.self)))
+    }
+    var woke = Set<OptionKey>()
+    for task in effects.tasks { woke.insert(.task(number(task, startedBy: footprint.key))) }
+    return JobRecord(
+      footprint: footprint, mainActor: job.lane == .mainActor || effects.mainActor,
+      actors: actors, woke: woke, sleeps: effects.sleeps)
+  }
+
+  /// Whether a task is named by where it was started (the option whose job started it, and
+  /// how many that option had started before), rather than by when this run first met it:
+  /// the same in every run that starts it the same way, whatever ran between, so records
+  /// of jobs from different schedules can be compared.
+  var namesByOrigin = false
+  /// How many tasks each option has started, when naming by origin.
+  private var started: [OptionKey: Int] = [:]
+
+  private mutating func number(_ task: TaskIdentity, startedBy origin: OptionKey? = nil) -> Int {
     if let number = tasks[task] { return number }
-    tasks[task] = tasks.count
-    return tasks.count - 1
+    guard namesByOrigin else {
+      tasks[task] = tasks.count
+      return tasks.count - 1
+    }
+    // Tasks started by no job the scope saw (the scenario's body, its actions) count from
+    // the scenario.
+    let origin = origin ?? .action(-1)
+    let index = started[origin, default: 0]
+    started[origin] = index + 1
+    var generator = SplitMix64(seed: Self.code(origin) ^ (UInt64(index) &* 0x9E37_79B9_7F4A_7C15))
+    let number = Int(truncatingIfNeeded: generator.next() >> 1)
+    tasks[task] = number
+    return number
+  }
+
+  /// A number for `key`, the same in every process (a `Hasher`'s is not).
+  private static func code(_ key: OptionKey) -> UInt64 {
+    switch key {
+    case .task(let number): UInt64(truncatingIfNeeded: number) &* 31 &+ 1
+    case .actor(let number): UInt64(truncatingIfNeeded: number) &* 31 &+ 2
+    case .action(let number): UInt64(truncatingIfNeeded: number) &* 31 &+ 3
+    case .call(let number): UInt64(truncatingIfNeeded: number) &* 31 &+ 4
+    case .clock: 5
+    case .sleeps: 6
+    }
   }
 
   private mutating func number(actor address: UInt) -> Int {

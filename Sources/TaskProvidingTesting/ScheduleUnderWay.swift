@@ -40,6 +40,7 @@ final class ScheduleUnderWay<D: ScheduleDecider> {
     self.runner = runner
     self.decider = decider
     self.tellsLater = tellingLater
+    keys.namesByOrigin = decider.recordsJobs
     let scope = JobScope.open()
     self.scope = scope
     // Main-actor code of the scenario's, run as the scope's main-actor jobs run, from here on
@@ -176,12 +177,23 @@ final class ScheduleUnderWay<D: ScheduleDecider> {
         if pick != 0 { runner.progress?.departed(at: decision.index, option: pick) }
       } else if decider.countsSteps {
         decider.took(runnable.isEmpty ? choices[0].footprint : keys.footprint(of: runnable[0]))
+      } else if decider.recordsJobs {
+        let only = runnable.isEmpty ? choices[0].footprint : keys.footprint(of: runnable[0])
+        guard decider.mayTake(only) else {
+          run.failure = ScheduleRunner.replayEnded(at: run.decisions.count)
+          return true
+        }
       }
       if pick < runnable.count {
         narrator?.job(runnable[pick], oldest: runnable[0], decided: count > 1)
         // The decisions, not their departures: this runs for every job, the report rarely.
         runner.watchdog?.begin(runnable[pick], after: run.decisions)
-        scope.run(runnable[pick])
+        if decider.recordsJobs {
+          let effects = scope.runRecordingEffects(runnable[pick])
+          decider.ran(keys.record(of: runnable[pick], effects: effects, ready: runnable))
+        } else {
+          scope.run(runnable[pick])
+        }
         runner.watchdog?.end()
         if decider.countsSteps { keys.lastRan = keys.footprint(of: runnable[pick]).counted }
         narrator?.didRun()

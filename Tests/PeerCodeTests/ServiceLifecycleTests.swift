@@ -38,7 +38,7 @@ extension PeerCodeTests {
   /// ServiceLifecycle in applications.md:96–100): a shutdown triggered at any point stops
   /// the second service before the first, and `run()` returns.
   @Test func aServiceGroupShutsDownInReverseOrder() async {
-    _ = await Self.exploreEveryWay(costly: true) { exploration in
+    let scenario: @MainActor @Sendable (Exploration) async -> Void = { exploration in
       let events = ServiceEvents()
       let group = ServiceGroup(
         configuration: ServiceGroupConfiguration(
@@ -59,6 +59,8 @@ extension PeerCodeTests {
           || stops.isEmpty
       }
     }
+    _ = await Self.exploreEveryWay(costly: true, scenario)
+
   }
 
   /// A service that ends early, set to `.gracefullyShutdownGroup`: "Gracefully shut down the
