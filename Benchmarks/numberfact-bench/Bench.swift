@@ -20,8 +20,8 @@ struct NumberFactBench: AsyncParsableCommand {
 
 /// A part of the report.
 enum Section: String, CaseIterable, ExpressibleByArgument {
-  case determinism, everyday, scale, app, suite, exploration, sampling, client, ownership, store,
-    time
+  case determinism, everyday, scale, app, suite, exploration, sampling, reduction, client,
+    ownership, store, time
 }
 
 /// The benchmark run.
@@ -115,6 +115,7 @@ struct Measure: AsyncParsableCommand {
       let seeds = plan.samplingSeeds
       report.sampling = await MainActor.run { samplingFigures(seeds: seeds) }
     }
+    if runs(.reduction) { report.reduction = await MainActor.run { reductionFigures() } }
     if runs(.ownership) { report.ownership = await ownershipFigures(plan) }
     if runs(.store), plan.presses > 0 { report.store = try await storeFigures(plan) }
     if runs(.time) { report.time = await timeFigures(plan) }

@@ -94,6 +94,7 @@ struct Report: Sendable {
   var suite: [SuiteRun] = []
   var exploration: ExplorationFigures?
   var sampling: SamplingFigures?
+  var reduction: ReductionFigures?
   var client: ClientFigures?
   var ownership: OwnershipFigures?
   var store: StoreFigures?
@@ -181,6 +182,7 @@ struct Report: Sendable {
     lines += suiteSection()
     lines += explorationSection()
     lines += sampling?.markdown() ?? []
+    lines += reduction?.markdown() ?? []
     lines += clientSection()
     lines += ownershipSection()
     lines += storeSection()
@@ -567,7 +569,8 @@ struct Report: Sendable {
         + "from the binary's line tables, tens of milliseconds a line.",
       "",
       "How soon each sampler (random, PCT, partial order sampling, the uniform walk) finds "
-        + "every bug of the catalog and every failure found in peer code, over twenty seeds: "
+        + "every bug of the catalog and every failure found in peer code, over twenty seeds, "
+        + "and how many schedules cover each twin with and without each reduction: "
         + "[benchmarks-sampling.md](benchmarks-sampling.md).",
     ]
     return lines
