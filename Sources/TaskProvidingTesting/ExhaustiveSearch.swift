@@ -298,21 +298,11 @@ struct ExhaustiveSearch: ScheduleSearch {
           here.insert(index)
         }
       }
-      asleep.append(here)
-      guard let pick = followed ?? options.indices.first(where: { !here.contains($0) }) else {
-        isRedundant = true
-        return nil
-      }
+      guard let pick = pick(at: decision, followed: followed, asleep: here) else { return nil }
       // The default is asleep, and any other job departs once more than the search allows:
       // whatever follows is outside the space asked for, so the schedule stops here.
       if followed == nil, pick != 0, decision.kind == .job, departures >= cap ?? .max {
         isRedundant = true
-        return nil
-      }
-      guard pick < options.count else {
-        divergence = ScheduleDivergence(
-          decision: decision.index, expected: nil,
-          found: .init(kind: decision.kind, count: decision.count), option: pick)
         return nil
       }
       let chosen = options[pick]
@@ -339,17 +329,7 @@ struct ExhaustiveSearch: ScheduleSearch {
           here.insert(index)
         }
       }
-      asleep.append(here)
-      guard let pick = followed ?? options.indices.first(where: { !here.contains($0) }) else {
-        isRedundant = true
-        return nil
-      }
-      guard pick < options.count else {
-        divergence = ScheduleDivergence(
-          decision: decision.index, expected: nil,
-          found: .init(kind: decision.kind, count: decision.count), option: pick)
-        return nil
-      }
+      guard let pick = pick(at: decision, followed: followed, asleep: here) else { return nil }
       // The first option awake is the default here: the ones before it lead only where
       // schedules already run led.
       if decision.kind == .job, pick != Self.base(here) { departures += 1 }
@@ -374,6 +354,27 @@ struct ExhaustiveSearch: ScheduleSearch {
       }
       recordAt = runsAJob ? .init(path: path, option: pick) : nil
       path = JobRecordStore.extend(path, with: pick)
+      return pick
+    }
+
+    /// Records the options asleep at `decision`, and returns the one its prefix names, or
+    /// else the first awake; `nil`, having said why, when every option is asleep or the
+    /// prefix names one that is not there.
+    private mutating func pick(
+      at decision: Decision, followed: Int?, asleep here: Set<Int>
+    ) -> Int? {
+      asleep.append(here)
+      guard let pick = followed ?? (0..<decision.count).first(where: { !here.contains($0) })
+      else {
+        isRedundant = true
+        return nil
+      }
+      guard pick < decision.count else {
+        divergence = ScheduleDivergence(
+          decision: decision.index, expected: nil,
+          found: .init(kind: decision.kind, count: decision.count), option: pick)
+        return nil
+      }
       return pick
     }
 

@@ -78,13 +78,14 @@ package struct Explorer {
         ExhaustiveSearch(
           strategy, limit: limit, cap: deviations, reduces: reduces, reduction: reduction)
       case .random(let seed, let schedules):
-        RandomSearch(strategy, seed: seed, schedules: schedules)
+        SampledSearch(strategy, schedules: schedules, sampler: RandomSampler(seed: seed))
       case .pct(let seed, let schedules, let depth):
-        PCTSearch(strategy, seed: seed, schedules: schedules, depth: depth)
+        SampledSearch(
+          strategy, schedules: schedules, sampler: PCTSampler(seed: seed, depth: depth))
       case .pos(let seed, let schedules):
-        POSSearch(strategy, seed: seed, schedules: schedules)
+        SampledSearch(strategy, schedules: schedules, sampler: POSSampler(seed: seed))
       case .uniformWalk(let seed, let schedules):
-        UniformWalkSearch(strategy, seed: seed, schedules: schedules)
+        SampledSearch(strategy, schedules: schedules, sampler: UniformWalkSampler(seed: seed))
       }
     return Course(phase: .searching(search), tellsLater: tellingLater)
   }

@@ -38,32 +38,11 @@ struct POSDecider: ScheduleDecider {
   }
 }
 
-/// `schedules` schedules under partial order sampling.
-struct POSSearch: ScheduleSearch {
-  let strategy: ExplorationStrategy
+/// Partial order sampling across schedules: a fresh decider each.
+struct POSSampler: ScheduleSampler {
   let seed: UInt64
-  let schedules: Int
-  var underWay: ScheduleUnderWay<POSDecider>?
-  private var number = 1
 
-  init(_ strategy: ExplorationStrategy, seed: UInt64, schedules: Int) {
-    self.strategy = strategy
-    self.seed = seed
-    self.schedules = max(schedules, 1)
-  }
-
-  func next() -> NextSchedule<POSDecider> {
-    guard number <= schedules else {
-      return .finished(
-        ExplorationReport(
-          strategy: strategy, schedules: schedules, isComplete: false, failure: nil))
-    }
-    return .run(POSDecider(seed: seed, schedule: number))
-  }
-
-  mutating func ran(_ run: ScheduleRun, with decider: POSDecider) -> SearchStep {
-    if run.failure != nil { return .found(run, number: number) }
-    number += 1
-    return .searching
+  func decider(forSchedule number: Int) -> POSDecider {
+    POSDecider(seed: seed, schedule: number)
   }
 }

@@ -36,37 +36,23 @@ struct PCTDecider: ScheduleDecider {
   }
 }
 
-/// `schedules` schedules under PCT, each expecting as many decisions as the longest so far
-/// had, so its priority changes fall where decisions are.
-struct PCTSearch: ScheduleSearch {
-  let strategy: ExplorationStrategy
+/// PCT across schedules: each schedule expects as many decisions as the longest so far had,
+/// so its priority changes fall where decisions are.
+struct PCTSampler: ScheduleSampler {
   let seed: UInt64
-  let schedules: Int
   let depth: Int
-  var underWay: ScheduleUnderWay<PCTDecider>?
-  private var number = 1
   private var longest = 8
 
-  init(_ strategy: ExplorationStrategy, seed: UInt64, schedules: Int, depth: Int) {
-    self.strategy = strategy
+  init(seed: UInt64, depth: Int) {
     self.seed = seed
-    self.schedules = max(schedules, 1)
     self.depth = depth
   }
 
-  func next() -> NextSchedule<PCTDecider> {
-    guard number <= schedules else {
-      return .finished(
-        ExplorationReport(
-          strategy: strategy, schedules: schedules, isComplete: false, failure: nil))
-    }
-    return .run(PCTDecider(seed: seed, schedule: number, depth: depth, decisions: longest))
+  func decider(forSchedule number: Int) -> PCTDecider {
+    PCTDecider(seed: seed, schedule: number, depth: depth, decisions: longest)
   }
 
-  mutating func ran(_ run: ScheduleRun, with decider: PCTDecider) -> SearchStep {
+  mutating func learn(from run: ScheduleRun, decidedBy decider: PCTDecider) {
     longest = max(longest, run.decisions.count)
-    if run.failure != nil { return .found(run, number: number) }
-    number += 1
-    return .searching
   }
 }

@@ -55,39 +55,25 @@ struct UniformWalkDecider: ScheduleDecider {
   }
 }
 
-/// `schedules` schedules under a uniform random walk, each weighing its options by what the
-/// schedules before it counted.
-struct UniformWalkSearch: ScheduleSearch {
-  let strategy: ExplorationStrategy
+/// The uniform walk across schedules: each weighs its options by the steps the schedules
+/// before it counted.
+struct UniformWalkSampler: ScheduleSampler {
   let seed: UInt64
-  let schedules: Int
-  var underWay: ScheduleUnderWay<UniformWalkDecider>?
-  private var number = 1
-  /// How many steps each key took, over every schedule run so far.
+  /// How many steps each key took, over every schedule that passed so far, and how many
+  /// schedules those were.
   private var totals: [OptionKey: Int] = [:]
+  private var runs = 0
 
-  init(_ strategy: ExplorationStrategy, seed: UInt64, schedules: Int) {
-    self.strategy = strategy
-    self.seed = seed
-    self.schedules = max(schedules, 1)
-  }
+  init(seed: UInt64) { self.seed = seed }
 
-  func next() -> NextSchedule<UniformWalkDecider> {
-    guard number <= schedules else {
-      return .finished(
-        ExplorationReport(
-          strategy: strategy, schedules: schedules, isComplete: false, failure: nil))
-    }
-    let runs = number - 1
+  func decider(forSchedule number: Int) -> UniformWalkDecider {
+    let runs = self.runs
     let expected = totals.mapValues { runs == 0 ? 1 : ($0 + runs - 1) / runs }
-    return .run(UniformWalkDecider(seed: seed, schedule: number, expected: expected))
+    return UniformWalkDecider(seed: seed, schedule: number, expected: expected)
   }
 
-  mutating func ran(_ run: ScheduleRun, with decider: UniformWalkDecider) -> SearchStep {
-    if run.failure != nil { return .found(run, number: number) }
+  mutating func learn(from run: ScheduleRun, decidedBy decider: UniformWalkDecider) {
     for (key, count) in decider.chosen { totals[key, default: 0] += count }
-
-    number += 1
-    return .searching
+    runs += 1
   }
 }

@@ -1,0 +1,31 @@
+/// Takes each decision uniformly at random from a generator seeded for the schedule.
+struct RandomDecider: ScheduleDecider {
+  private var generator: SplitMix64
+
+  /// The decider of schedule `number` (from 1) of a search seeded with `seed`.
+  init(seed: UInt64, schedule number: Int) {
+    generator = SplitMix64(seed: SearchSeed.mix(seed, number))
+  }
+
+  mutating func decide(_ decision: Decision) -> Int? {
+    generator.next(below: decision.count)
+  }
+}
+
+/// One seed per schedule, from the search's seed and the schedule's number: schedules of one
+/// search differ, and each replays alone.
+enum SearchSeed {
+  static func mix(_ seed: UInt64, _ number: Int) -> UInt64 {
+    var generator = SplitMix64(seed: seed ^ (UInt64(number) &* 0x9E37_79B9_7F4A_7C15))
+    return generator.next()
+  }
+}
+
+/// Random search: each decision taken uniformly at random.
+struct RandomSampler: ScheduleSampler {
+  let seed: UInt64
+
+  func decider(forSchedule number: Int) -> RandomDecider {
+    RandomDecider(seed: seed, schedule: number)
+  }
+}
