@@ -227,7 +227,7 @@ struct ExhaustiveSearch: ScheduleSearch {
     private(set) var departures = 0
 
     /// With the reduction that assumes no state is shared but what the scope sees: what each
-    /// job the search ran did, and the jobs asleep with what they did.
+    /// job and action the search ran did, and those asleep with what they did.
     private let store: JobRecordStore?
     private var sleepingJobs: [JobRecord] = []
     /// The decisions taken so far, hashed, and where the next job's record goes.
@@ -264,7 +264,12 @@ struct ExhaustiveSearch: ScheduleSearch {
         store?.records[recordAt] = store?.records[recordAt] ?? record
         self.recordAt = nil
       }
-      sleepingJobs.removeAll { !$0.commutes(with: record) }
+      if record.footprint.runsCode {
+        sleepingJobs.removeAll { !$0.commutes(with: record) }
+      } else {
+        // An answer or the clock: known by its footprint alone.
+        sleepingJobs.removeAll { !$0.footprint.commutes(with: record.footprint) }
+      }
       sleep.removeAll { !$0.commutes(with: record.footprint) }
     }
 
@@ -333,26 +338,20 @@ struct ExhaustiveSearch: ScheduleSearch {
       // The first option awake is the default here: the ones before it lead only where
       // schedules already run led.
       if decision.kind == .job, pick != Self.base(here) { departures += 1 }
-      let chosen = options[pick]
-      let runsAJob = chosen.isJob
-      if !runsAJob {
-        // A choice runs none of the scenario's jobs: what sleeps is what commutes with it.
-        sleep.removeAll { !$0.commutes(with: chosen) }
-        sleepingJobs.removeAll { !$0.footprint.commutes(with: chosen) }
-      }
+      // Each option left for later sleeps from here; what the chosen one does when it runs
+      // wakes those it does not commute with (``ran(_:)``).
       for index in 0..<pick where !here.contains(index) {
         let option = options[index]
-        if option.isJob {
-          // What it did when an earlier schedule ran it here; the job the chosen one runs
-          // puts it back awake if the two do not commute (``ran(_:)``).
+        if option.runsCode {
+          // What it did when an earlier schedule took it here.
           if let record = store.records[.init(path: path, option: index)] {
-            if runsAJob || record.footprint.commutes(with: chosen) { sleepingJobs.append(record) }
+            sleepingJobs.append(record)
           }
-        } else if option.commutes(with: chosen) {
+        } else {
           sleep.append(option)
         }
       }
-      recordAt = runsAJob ? .init(path: path, option: pick) : nil
+      recordAt = options[pick].runsCode ? .init(path: path, option: pick) : nil
       path = JobRecordStore.extend(path, with: pick)
       return pick
     }

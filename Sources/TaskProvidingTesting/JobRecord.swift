@@ -8,8 +8,10 @@ struct JobEffects {
   var sleeps = false
 }
 
-/// One job of a schedule, with what the scope saw it do: enough to say when two jobs
-/// commute, if no state is shared except through what the scope sees.
+/// One job of a schedule, or one choice taken, with what the scope saw it do: enough to say
+/// when two steps commute, if no state is shared except through what the scope sees. An
+/// action's code runs on the main actor; an answer or a move of the clock is known by its
+/// footprint alone.
 ///
 /// The scope sees the executor a job runs on, the jobs it enqueues (a task started, woken or
 /// resumed from a continuation; an actor's turn; work for the main actor) and the sleeps it
@@ -18,7 +20,7 @@ struct JobEffects {
 /// enqueued joins the actor's queue without a job the scope sees, so a job counts every
 /// actor with a turn ready when it ran among the actors it touched.
 struct JobRecord: Hashable {
-  /// The option that ran: a task's job or an actor's turn.
+  /// The option taken: a task's job, an actor's turn or a choice.
   let footprint: OptionFootprint
   var key: OptionKey { footprint.key }
   /// Whether it ran on the main actor, or enqueued work for it.

@@ -67,6 +67,11 @@ final class JobScope: Sendable {
     JobRouter.shared.recordingEffects(of: queue) { run(job) }
   }
 
+  /// Runs `body`, as ``adopting(_:)`` does, and returns what it enqueued and set.
+  func adoptingRecordingEffects(_ body: () -> Void) -> JobEffects {
+    JobRouter.shared.recordingEffects(of: queue) { adopting(body) }
+  }
+
   /// Why ``runReady(ended:order:jobsRun:stopAfter:watchdog:turnEnds:)`` stopped.
   enum Pause {
     /// `ended` holds, or the limit of jobs was reached.

@@ -42,6 +42,15 @@ struct OptionFootprint: Hashable {
     }
   }
 
+  /// Whether it runs the scenario's code, a job or an action, so that what that code enqueued
+  /// can be recorded; an answer or a move of the clock is known by its footprint alone.
+  var runsCode: Bool {
+    switch place {
+    case .mainActor, .actor, .pool, .scenario: true
+    case .clock, .wake: false
+    }
+  }
+
   /// Whether taking `self` then `other` leads where `other` then `self` does, whatever the
   /// code does.
   ///

@@ -30,9 +30,10 @@ protocol ScheduleDecider {
   var countsSteps: Bool { get }
   /// A step with one option, `option`, was taken.
   mutating func took(_ option: OptionFootprint)
-  /// Whether it is told what each job did (``ran(_:)``); recording it costs a lock a job.
+  /// Whether it is told what each job and choice did (``ran(_:)``); recording it costs a
+  /// lock a job.
   var recordsJobs: Bool { get }
-  /// A job ran, and did what `record` says.
+  /// A job ran or a choice was taken, and did what `record` says.
   mutating func ran(_ record: JobRecord)
   /// Whether the schedule may take `only`, its one option at a step with nothing to decide;
   /// `false` stops it there (asked only of a decider that records jobs).

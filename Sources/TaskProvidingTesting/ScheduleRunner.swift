@@ -146,6 +146,18 @@ struct JobKeys {
       actors: actors, woke: woke, sleeps: effects.sleeps)
   }
 
+  /// The record of a choice taken with `effects`: an action's code runs on the main actor
+  /// and enqueues what its effects say; an answer or a move of the clock runs no code of
+  /// the scenario and is known by its footprint.
+  mutating func record(ofChoice footprint: OptionFootprint, effects: JobEffects) -> JobRecord {
+    var actors = Set<Int>()
+    for address in effects.actors { actors.insert(number(actor: address)) }
+    var woke = Set<OptionKey>()
+    for task in effects.tasks { woke.insert(.task(number(task, startedBy: footprint.key))) }
+    return JobRecord(
+      footprint: footprint, mainActor: true, actors: actors, woke: woke, sleeps: effects.sleeps)
+  }
+
   /// Whether a task is named by where it was started (the option whose job started it, and
   /// how many that option had started before), rather than by when this run first met it:
   /// the same in every run that starts it the same way, whatever ran between, so records

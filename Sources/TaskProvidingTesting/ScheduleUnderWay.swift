@@ -224,7 +224,18 @@ final class ScheduleUnderWay<D: ScheduleDecider> {
           narrator.choice(choice.label, aheadOf: pick > 0 ? .choice(choices[0].label) : nil)
         }
       }
-      scope.adopting { choice.apply() }
+      if decider.recordsJobs {
+        let footprint = choice.footprint
+        var effects = JobEffects()
+        if footprint.runsCode {
+          effects = scope.adoptingRecordingEffects { choice.apply() }
+        } else {
+          scope.adopting { choice.apply() }
+        }
+        decider.ran(keys.record(ofChoice: footprint, effects: effects))
+      } else {
+        scope.adopting { choice.apply() }
+      }
     }
   }
 
