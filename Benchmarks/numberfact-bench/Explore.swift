@@ -44,7 +44,7 @@ struct CatalogRow: Sendable {
   /// The exhaustive search's first failing schedule on the bug.
   let exhaustive: Int?
   /// How many departures from enqueue order the reduced failure needs.
-  let deviations: Int?
+  let departures: Int?
   /// PCT: schedules until the first failure, one per seed (`nil`: none within 100).
   let pct: [Int?]
 }
@@ -77,7 +77,7 @@ func asyncExplorationSeconds() async -> Double {
   for scenario in ExplorationScenario.allCases {
     func space() async -> Double {
       let start = clock.now
-      await explore(.exhaustive(limit: 100_000, deviations: 1)) { exploration in
+      await explore(.exhaustive(limit: 100_000, departures: 1)) { exploration in
         scenario.build(exploration) { client, provider in
           NumberFactFeature(numberFact: client, taskProvider: provider)
         }
@@ -111,7 +111,7 @@ func explorationFigures(seeds: Int) -> ExplorationFigures {
       @MainActor func space() -> (schedules: Int, seconds: Double) {
         let start = clock.now
         // The space ExplorationTests asserts: one departure while a job is ready.
-        let report = explore(.exhaustive(limit: 100_000, deviations: 1)) { exploration in
+        let report = explore(.exhaustive(limit: 100_000, departures: 1)) { exploration in
           scenario.build(exploration) { client, provider in
             NumberFactFeature(numberFact: client, taskProvider: provider)
           }
@@ -177,7 +177,7 @@ func explorationFigures(seeds: Int) -> ExplorationFigures {
           twinBoundLeftOut: twin.boundLeftSchedulesOut, twinUnreduced: unreduced.schedules,
           twinUnreducedComplete: unreduced.coversEverySchedule, bugSeconds: bugSeconds,
           exhaustive: bug.failure?.scheduleNumber,
-          deviations: bug.failure?.deviations, pct: pct))
+          departures: bug.failure?.departures, pct: pct))
     }
     return ExplorationFigures(spaces: spaces, flaws: flaws, catalog: catalog, seeds: seeds)
   }

@@ -558,7 +558,7 @@ struct Report: Sendable {
           + "\(row.twinUnreduced)\(row.twinUnreducedComplete ? " (all)" : "") | "
           + "\(row.exhaustive.map(String.init) ?? "not found") | "
           + "\(Summary.format(row.bugSeconds * 1_000, 1)) | "
-          + "\(row.deviations.map(String.init) ?? "–") | \(pct) |")
+          + "\(row.departures.map(String.init) ?? "–") | \(pct) |")
     }
     lines += [
       "",

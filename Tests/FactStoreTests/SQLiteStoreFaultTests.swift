@@ -12,7 +12,7 @@ import Testing
   static let fact = NumberFact(number: 1, kind: .trivia, text: "one", host: "numbersapi.com")
 
   @Test func aFileThatIsNotADatabaseIsReportedAndLeftAsItIs() async throws {
-    let directory = TemporaryDirectory()
+    let directory = TemporaryFolder()
     let path = directory.path + "/store.sqlite"
     let garbage = Data((0..<4096).map { UInt8(truncatingIfNeeded: $0 &* 37 &+ 11) })
     try garbage.write(to: URL(fileURLWithPath: path))
@@ -31,7 +31,7 @@ import Testing
   }
 
   @Test func aTruncatedDatabaseIsReportedAndLeftAsItIs() async throws {
-    let directory = TemporaryDirectory()
+    let directory = TemporaryFolder()
     let path = directory.path + "/store.sqlite"
     let store = FactStore.sqlite(at: path)
     try await store.record(
@@ -52,7 +52,7 @@ import Testing
   }
 
   @Test func aDirectoryThatCannotBeWrittenIsReported() async throws {
-    let directory = TemporaryDirectory()
+    let directory = TemporaryFolder()
     let readOnly = directory.path + "/read-only"
     try FileManager.default.createDirectory(atPath: readOnly, withIntermediateDirectories: true)
     #expect(chmod(readOnly, 0o555) == 0)
@@ -68,7 +68,7 @@ import Testing
   }
 
   @Test func aMissingDirectoryIsCreated() async throws {
-    let directory = TemporaryDirectory()
+    let directory = TemporaryFolder()
     let path = directory.path + "/a/b/numberfact/store.sqlite"
     let store = FactStore.sqlite(at: path)
     try await store.record([Self.fact], Date())
@@ -79,8 +79,8 @@ import Testing
   /// could; and the directory to keep until the test ends.
   static func storeEditedBehindItsBack(
     _ edit: @escaping @Sendable (Database) throws -> Void
-  ) async throws -> (FactStore, TemporaryDirectory) {
-    let directory = TemporaryDirectory()
+  ) async throws -> (FactStore, TemporaryFolder) {
+    let directory = TemporaryFolder()
     let path = directory.path + "/store.sqlite"
     let store = FactStore.sqlite(at: path)
     try await store.record([Self.fact], Date())  // creates and migrates the file
@@ -129,7 +129,7 @@ import Testing
   /// a migration sees it applied and goes on (one such race failed a run).
   @Test func storesOpeningANewFileAtOnceAllOpenIt() async throws {
     for _ in 0..<20 {
-      let directory = TemporaryDirectory()
+      let directory = TemporaryFolder()
       let path = directory.path + "/store.sqlite"
       try await withThrowingTaskGroup(of: Void.self) { group in
         for number in 1...4 {
@@ -147,7 +147,7 @@ import Testing
   }
 
   @Test func twoStoresOnOneFileLoseNoWrite() async throws {
-    let directory = TemporaryDirectory()
+    let directory = TemporaryFolder()
     let path = directory.path + "/store.sqlite"
     let first = FactStore.sqlite(at: path)
     let second = FactStore.sqlite(at: path)

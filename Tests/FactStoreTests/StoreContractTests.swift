@@ -14,11 +14,11 @@ import Testing
     case inMemory, sqlite, sqliteInBackground
     var testDescription: String { rawValue }
 
-    func make(limit: Int = FactStore.historyLimit) -> (FactStore, TemporaryDirectory?) {
+    func make(limit: Int = FactStore.historyLimit) -> (FactStore, TemporaryFolder?) {
       switch self {
       case .inMemory: return (.inMemory(limit: limit), nil)
       case .sqlite, .sqliteInBackground:
-        let directory = TemporaryDirectory()
+        let directory = TemporaryFolder()
         let store = FactStore.sqlite(
           at: directory.path + "/store.sqlite", limit: limit,
           backgroundWrites: self == .sqliteInBackground)

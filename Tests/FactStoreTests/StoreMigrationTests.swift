@@ -39,7 +39,7 @@ import Testing
   }
 
   @Test func theFirstVersionsFactsAndSessionOpenInTheirOrder() async throws {
-    let directory = TemporaryDirectory()
+    let directory = TemporaryFolder()
     let path = directory.path + "/store.sqlite"
     try Self.writeFirstVersion(at: path, facts: [(1, "one"), (2, "two"), (3, "three")])
     let store = FactStore.sqlite(at: path)
@@ -55,7 +55,7 @@ import Testing
   }
 
   @Test func anEarlierVersionsFactsCountTowardTheLimit() async throws {
-    let directory = TemporaryDirectory()
+    let directory = TemporaryFolder()
     let path = directory.path + "/store.sqlite"
     try Self.writeFirstVersion(at: path, facts: [(1, "one"), (2, "two"), (3, "three")])
     let store = FactStore.sqlite(at: path, limit: 3)
@@ -65,7 +65,7 @@ import Testing
   }
 
   @Test func aMigratedStoreIsMigratedOnce() async throws {
-    let directory = TemporaryDirectory()
+    let directory = TemporaryFolder()
     let path = directory.path + "/store.sqlite"
     try Self.writeFirstVersion(at: path, facts: [(1, "one")])
     _ = try await FactStore.sqlite(at: path).history(.init())

@@ -24,7 +24,7 @@ struct ExplorationTests {
     // Under the sanitizer, the smaller spaces: that pass looks for data races.
     let spaces = ThreadSanitizer.isActive ? every.filter { $0.1 < 100 } : every
     for (scenario, schedules) in spaces {
-      let report = await explore(.exhaustive(limit: 100_000, deviations: 1)) { exploration in
+      let report = await explore(.exhaustive(limit: 100_000, departures: 1)) { exploration in
         scenario.build(exploration) { client, provider in
           NumberFactFeature(numberFact: client, taskProvider: provider)
         }
@@ -45,7 +45,7 @@ struct ExplorationTests {
   @Test(
     arguments: zip(
       [
-        ExplorationStrategy.exhaustive(limit: 100_000, deviations: 2),
+        ExplorationStrategy.exhaustive(limit: 100_000, departures: 2),
         .pct(seed: 1, schedules: 300),
       ],
       [132, 300]))

@@ -60,6 +60,6 @@ extension PeerCodeTests {
     let failures = await Self.exploreExpectingFinding(
       PeerFailure.flatMapLatestCancellation.scenario)
     #expect(failures.first?.replay == "x2:")
-    #expect(failures.allSatisfy { $0.deviations == 0 && $0.nondeterminism == nil })
+    #expect(failures.allSatisfy { $0.departures == 0 && $0.nondeterminism == nil })
   }
 }

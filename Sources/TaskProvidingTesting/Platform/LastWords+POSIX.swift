@@ -7,7 +7,7 @@
     import Musl
   #endif
 
-  /// What a child process that tells a trapping schedule says as it dies: the steps so far.
+  /// What a child process that narrates a trapping schedule says as it dies: the steps so far.
   ///
   /// A trap cannot be survived, but the signal it raises can be handled once on the way out.
   /// The handler runs ordinary code, which a signal handler should not; the process is a

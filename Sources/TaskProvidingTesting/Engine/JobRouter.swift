@@ -1,0 +1,590 @@
+import LockSupport
+import Synchronization
+import TaskProviding
+
+/// Sends each job of the process where it belongs while a ``JobScope`` is open: a scope's own
+/// jobs join that scope's queue, every other job goes on to the runtime's executors at once.
+///
+/// It sits behind the runtime's two process-wide hooks (the global enqueue, and the question
+/// "which executor is the main actor's"), installed while at least one scope is open. A job
+/// is a scope's own when:
+/// - it is enqueued on a thread that drives the scope, while that thread runs one of the
+///   scope's jobs or starts the scope's work: a task started there, a child task, an actor's
+///   turn the scope's code asked for (the thread's ``DriverContext`` says so);
+/// - or it is a task the scope has seen before (its address and its never-reused id match), so
+///   a continuation resumed from any thread (a timer, a callback) comes back;
+/// - or it is enqueued while one of the scope's tasks is running, on any thread;
+/// - or it is the turn of an actor whose earlier turn was the scope's, enqueued from a thread
+///   with no task (a callback resuming a task that waits on that actor).
+/// Everything else is someone else's and is never held, reordered or run on a driver thread.
+/// Such a job costs a look into the thread's own storage and a shared read lock.
+final class JobRouter: Sendable {
+  static let shared = JobRouter()
+
+  /// One scope's queue, with a lock of its own: the scope's driver and the threads that
+  /// enqueue its jobs meet here, and nobody else does.
+  final class Queue: Sendable {
+    struct State {
+      /// Jobs waiting to run, in enqueue order, from `head` on.
+      var jobs: [ReadyJob] = []
+      var head = 0
+      var nextSequence = 0
+      /// Whether the driver sleeps waiting for a job from another thread.
+      var isSleeping = false
+      /// The driver's task, when it waits for such a job without holding its thread.
+      var waiter: CheckedContinuation<Void, Never>?
+      /// How many times the driver's task has waited so.
+      var waits = 0
+      /// Once closed, a job that was on its way here goes to the runtime instead.
+      var isClosed = false
+      /// Sleeps of the scope's tasks that have not ended yet: each brings a job when it does.
+      /// Only sleeps that keep real time count: those of a task that started on the scope's
+      /// executor while no scope was open to take it.
+      var pendingSleeps = 0
+      /// The scope's virtual time: how far it has moved since the scope opened.
+      var now = Duration.zero
+      /// Sleeps of the scope's tasks, each ended by a job, on the scope's virtual time.
+      var timers: [ScopeTimer] = []
+      var nextTimer = 0
+      /// Jobs that came from a thread outside the scope (a callback, a dispatch queue), other
+      /// than a sleep's end: the scope's work has something outside it that can wake it.
+      var outsideArrivals = 0
+      /// Jobs that reached the scope through the global enqueue hook rather than one of its
+      /// executors: those another owner's clearing of the hook could send elsewhere.
+      var globalHookArrivals = 0
+      var tracer: (@Sendable (JobEvent) -> Void)?
+      /// What the job the driver runs enqueues and sets, while an exploration that reduces by
+      /// what jobs do records it.
+      var effects: JobEffects?
+
+      var count: Int { jobs.count - head }
+
+      /// Whoever of the driver waits for a job from another thread, taken to be woken
+      /// outside the lock: its task, its thread, or nobody.
+      mutating func wakeDriver() -> Waking {
+        defer {
+          isSleeping = false
+          waiter = nil
+        }
+        if let waiter { return .task(waiter) }
+        return isSleeping ? .thread : .nobody
+      }
+
+      mutating func removeJob(at index: Int) -> ReadyJob {
+        let entry = jobs[index]
+        if index == head {
+          head += 1
+          if head == jobs.count, head >= 64 {
+            // Reset now and then, not after every job: emptying an array is not free.
+            jobs.removeAll(keepingCapacity: true)
+            head = 0
+          }
+        } else {
+          jobs.remove(at: index)
+        }
+        return entry
+      }
+    }
+
+    let state = Locked(State())
+    let semaphore = DriverSemaphore()
+
+    /// Who waits for a job from another thread.
+    enum Waking {
+      case nobody
+      case thread
+      case task(CheckedContinuation<Void, Never>)
+    }
+
+    /// Wakes the driver ``State/wakeDriver()`` took.
+    func wake(_ waking: Waking) {
+      switch waking {
+      case .nobody: break
+      case .thread: semaphore.signal()
+      case .task(let continuation): continuation.resume()
+      }
+    }
+
+    // Guarded by the router's registry lock, as the registry is: whether the queue is open,
+    // and the tasks and actor turns it claimed, to forget them when it closes. Kept on the
+    // queue rather than in tables keyed by queue, which a debug build hashes through generic
+    // code at each scope's open, claim and close.
+    /// Whether the queue is open.
+    @exclusivity(unchecked) nonisolated(unsafe) var isOpen = false
+    /// Addresses of the tasks it claimed.
+    @exclusivity(unchecked) nonisolated(unsafe) var claimedTasks: [UInt] = []
+    /// Addresses of the actors whose turns it claimed.
+    @exclusivity(unchecked) nonisolated(unsafe) var claimedActorTurns: [UInt] = []
+    /// How many times another owner had cleared the global hook when the queue opened.
+    @exclusivity(unchecked) nonisolated(unsafe) var clearingsAtOpen = 0
+  }
+
+  /// Whose tasks and actor turns are whose: read for every job in the process while a scope
+  /// is open, written when a scope opens, closes or first sees one of its tasks.
+  struct Registry {
+    /// How many queues are open (each says so in its `isOpen`).
+    var openCount = 0
+    var taskOwners: [UInt: (id: UInt64, queue: Queue)] = [:]
+    var actorTurnOwners: [UInt: Queue] = [:]
+    /// The other owner's global hook, put back when the last scope closes: the one found
+    /// when the first opened, or the last one that owner wrote since (none if it cleared the
+    /// slot), so that its own tests still running keep it.
+    var previousGlobal: RuntimeHooks.GlobalHook?
+    /// How many times another owner cleared the global hook while a scope was open.
+    var clearings = 0
+    var previousMain: RuntimeHooks.MainHook?
+  }
+
+  /// The other owner's global hook, which everyone else's jobs go on to while a scope is open:
+  /// `withMainSerialExecutor`'s, or the one a suite left on with
+  /// `uncheckedUseMainSerialExecutor`. Its bits, for the hook to read without a lock.
+  private static let chained = Atomic<UInt>(0)
+
+  private let registry = ReadWriteLocked(Registry())
+
+  // MARK: Scopes
+
+  /// Opens `queue` for a scope driven by the calling thread; the first scope installs the
+  /// hooks. `false` when the runtime lacks them.
+  func open(_ queue: Queue) -> Bool {
+    guard RuntimeHooks.isAvailable else { return false }
+    _ = RuntimeHooks.realMainExecutor
+    _ = DriverContext.enter()
+    registry.write { registry in
+      let first = registry.openCount == 0
+      registry.openCount += 1
+      queue.isOpen = true
+      queue.clearingsAtOpen = registry.clearings
+      // The slots are written under the lock, as the count is: a scope opening on one
+      // thread while the last closes on another would otherwise find the hooks it installs
+      // cleared by the closing one, or take our own hook for another owner's.
+      if first {
+        let found = RuntimeHooks.global?.pointee
+        registry.previousGlobal = Self.isOurs(found) ? nil : found
+        registry.previousMain = RuntimeHooks.mainExecutor?.pointee
+        Self.chain(registry.previousGlobal)
+        RuntimeHooks.global?.pointee = Self.globalHook
+        RuntimeHooks.mainExecutor?.pointee = Self.mainHook
+      }
+    }
+    TaskCreation.scopeOpened()
+    return true
+  }
+
+  /// Closes `queue`: forgets its tasks, hands the jobs it never ran back to the runtime, and
+  /// the last scope puts back the hooks it found. Returns `false` when another owner
+  /// (`withMainSerialExecutor`, `uncheckedUseMainSerialExecutor = false`) cleared the global
+  /// hook while the scope was open, so that some of the scope's pool jobs may have run
+  /// outside it.
+  @discardableResult
+  func close(_ queue: Queue) -> Bool {
+    keepGlobalHook()
+    // A scope whose jobs all reached it through its executors lost none while the slot was
+    // empty; one that was given jobs through the global hook may have.
+    let cleared = registry.read { $0.clearings != queue.clearingsAtOpen }
+    let hookHeld = !cleared || queue.state.withLock { $0.globalHookArrivals == 0 }
+    registry.write { registry in
+      if queue.isOpen {
+        queue.isOpen = false
+        registry.openCount -= 1
+      }
+      for address in queue.claimedTasks where registry.taskOwners[address]?.queue === queue {
+        registry.taskOwners[address] = nil
+      }
+      for address in queue.claimedActorTurns where registry.actorTurnOwners[address] === queue {
+        registry.actorTurnOwners[address] = nil
+      }
+      queue.claimedTasks = []
+      queue.claimedActorTurns = []
+      if registry.openCount == 0 {
+        RuntimeHooks.global?.pointee = registry.previousGlobal
+        RuntimeHooks.mainExecutor?.pointee = registry.previousMain
+        Self.chain(nil)
+      }
+    }
+    let (leftovers, timers, now) = queue.state.withLock {
+      state -> ([ReadyJob], [ScopeTimer], Duration) in
+      state.isClosed = true
+      defer {
+        state.jobs = []
+        state.head = 0
+        state.timers = []
+      }
+      return (Array(state.jobs[state.head...]), state.timers, state.now)
+    }
+    // A sleep still under way when its scope ends goes on in real time for what is left of
+    // it: it ends neither early nor never.
+    for timer in timers {
+      let left = max(timer.deadline - now, .zero).dispatchNanoseconds
+      runLater(afterNanoseconds: left) { Self.forward(timer.job, .pool) }
+    }
+    DriverContext.leave()
+    TaskCreation.scopeClosed()
+    for entry in leftovers { Self.forward(entry.job, entry.lane) }
+    return hookHeld
+  }
+
+  // Everyone else's job goes on to the other owner's hook, if there is one, as if ours were
+  // not there: `withMainSerialExecutor` keeps serializing its own test's jobs beside a scope.
+  private static let globalHook: RuntimeHooks.GlobalHook = { job, original in
+    guard case .foreign = JobRouter.shared.route(job, .pool, fromGlobalHook: true) else { return }
+    let bits = JobRouter.chained.load(ordering: .acquiring)
+    if bits == 0 {
+      original(job)
+    } else {
+      unsafeBitCast(bits, to: RuntimeHooks.GlobalHook.self)(job, original)
+    }
+  }
+
+  private static func chain(_ hook: RuntimeHooks.GlobalHook?) {
+    let bits = hook.map { unsafeBitCast($0, to: UInt.self) } ?? 0
+    chained.store(bits, ordering: .releasing)
+  }
+
+  /// Puts the router's global hook back if another owner wrote the slot while a scope is
+  /// open, and chains to what it wrote. Swift Concurrency Extras writes the slot whole, at
+  /// `withMainSerialExecutor`'s start and end and each time a suite sets
+  /// `uncheckedUseMainSerialExecutor`. A hook it wrote sends our jobs to the main actor, whose
+  /// executor is a scope's while one is open, so they still reach their scope; a slot it
+  /// cleared sends them to the runtime's pool, so each open scope is told. Called for every
+  /// job a scope's executors are given and at each step of a scope's driver.
+  @inline(__always)
+  func keepGlobalHook() {
+    guard let slot = RuntimeHooks.global, !Self.isOurs(slot.pointee) else { return }
+    repairGlobalHook(slot)
+  }
+
+  @inline(never)
+  private func repairGlobalHook(_ slot: UnsafeMutablePointer<RuntimeHooks.GlobalHook?>) {
+    let cleared = registry.write { registry -> Bool? in
+      guard registry.openCount > 0 else { return nil }
+      let found = slot.pointee
+      guard !Self.isOurs(found) else { return nil }
+      registry.previousGlobal = found
+      Self.chain(found)
+      slot.pointee = Self.globalHook
+      if found == nil { registry.clearings += 1 }
+      return found == nil
+    }
+    guard let cleared else { return }
+    Self.noteOtherOwner(cleared: cleared)
+  }
+
+  private static let toldOfOtherOwner = Locked(false)
+
+  /// Says once, on standard error, that another owner wrote the hook beside a scope.
+  private static func noteOtherOwner(cleared: Bool) {
+    let first = toldOfOtherOwner.withLock { told in
+      defer { told = true }
+      return !told
+    }
+    guard first else { return }
+    print(
+      "TaskProvidingTesting: another owner (withMainSerialExecutor?) wrote the runtime's "
+        + "global enqueue hook while a scheduler or an exploration ran; the toolkit chains to "
+        + "it\(cleared ? ", but a scope's jobs may have reached the pool meanwhile" : "").")
+  }
+
+  private static let mainHook: RuntimeHooks.MainHook = { _ in
+    ScopeMainExecutor.shared.asUnownedSerialExecutor()
+  }
+
+  private static func isOurs(_ hook: RuntimeHooks.GlobalHook?) -> Bool {
+    guard let hook else { return false }
+    return unsafeBitCast(hook, to: UnsafeRawPointer.self)
+      == unsafeBitCast(globalHook, to: UnsafeRawPointer.self)
+  }
+
+  /// Runs `body` with every job the calling thread enqueues meanwhile counted as `queue`'s.
+  func adopting<R>(_ queue: Queue, _ body: () throws -> R) rethrows -> R {
+    let context = DriverContext.current
+    context?.beginAdopting(queue)
+    defer { context?.endAdopting() }
+    return try body()
+  }
+
+  func setTracer(_ queue: Queue, _ tracer: (@Sendable (JobEvent) -> Void)?) {
+    queue.state.withLock { $0.tracer = tracer }
+  }
+
+  // MARK: Routing
+
+  /// Where `route` put a job.
+  enum Routing {
+    /// In its scope's queue.
+    case queued
+    /// Nowhere: it is nobody's, and goes on to the runtime.
+    case foreign
+  }
+
+  /// Queues `job` if it is a scope's own. `fromSleep`: it is a sleep's end, which the scope
+  /// counted when the sleep began.
+  func route(
+    _ job: UnownedJob, _ lane: JobLane, fromSleep: Bool = false, fromGlobalHook: Bool = false
+  ) -> Routing {
+    let address = unsafeBitCast(job, to: UInt.self)
+    let pointer = UnsafeRawPointer(bitPattern: address)!
+    let identity = RuntimeHooks.taskIdentity(pointer)
+    // Plain `if let`s here and below, not `flatMap`, `map`, `??` or a comparison with `nil`:
+    // those are generic, and a debug build looks up their type metadata on each call, for
+    // every job of every scope.
+    var current: TaskIdentity?
+    if let task = RuntimeHooks.currentTask() { current = RuntimeHooks.taskIdentity(task) }
+    // An actor's turn is known by its actor, whose address stays put while its jobs wait.
+    var actor: UInt?
+    if case .none = identity { actor = RuntimeHooks.actor(ofTurn: pointer) }
+    // Who owns it, and whether the registry must learn that this task or actor turn is its.
+    let found = registry.read { registry -> (queue: Queue, claim: Bool)? in
+      guard registry.openCount > 0 else { return nil }
+      if let identity, let known = registry.taskOwners[address], known.id == identity.id {
+        return (known.queue, false)
+      }
+      var owner = DriverContext.current?.owner
+      if case .none = owner, let current, let known = registry.taskOwners[current.address],
+        known.id == current.id
+      {
+        owner = known.queue
+      }
+      if case .none = owner, let actor, case .none = current {
+        owner = registry.actorTurnOwners[actor]
+      }
+      guard let owner, owner.isOpen else { return nil }
+      let known: Bool
+      if let actor {
+        known = registry.actorTurnOwners[actor] === owner
+      } else if case .none = identity {
+        known = true
+      } else {
+        known = false
+      }
+      return (owner, !known)
+    }
+    guard let (queue, claim) = found else { return .foreign }
+    if claim { self.claim(address, identity: identity, actor: actor, for: queue) }
+    let outside = !fromSleep && DriverContext.current?.owner !== queue
+    let queued = queue.state.withLock {
+      state -> (entry: ReadyJob, wake: Queue.Waking, tracer: (@Sendable (JobEvent) -> Void)?)? in
+      guard !state.isClosed else { return nil }
+      if outside { state.outsideArrivals += 1 }
+      if !outside, state.effects != nil {
+        if let identity { state.effects?.tasks.append(identity) }
+        if let actor { state.effects?.actors.append(actor) }
+        if case .mainActor = lane { state.effects?.mainActor = true }
+      }
+      if fromGlobalHook { state.globalHookArrivals += 1 }
+      let entry = ReadyJob(
+        sequence: state.nextSequence, lane: lane, task: identity, actor: actor, job: job)
+      state.nextSequence += 1
+      state.jobs.append(entry)
+      return (entry, state.wakeDriver(), state.tracer)
+    }
+    guard let (entry, wake, tracer) = queued else { return .foreign }
+    queue.wake(wake)
+    if let tracer {
+      tracer(
+        JobEvent(
+          sequence: entry.sequence, lane: lane, task: identity, enqueuedBy: current,
+          enqueuerName: current == nil ? nil : RuntimeHooks.currentTaskName(),
+          endsSleep: fromSleep))
+    }
+    return .queued
+  }
+
+  /// Records that the task or actor turn at `address` is `queue`'s from now on.
+  private func claim(
+    _ address: UInt, identity: TaskIdentity?, actor: UInt?, for queue: Queue
+  ) {
+    registry.write { registry in
+      guard queue.isOpen else { return }
+      if let identity {
+        var isNew = true
+        if let known = registry.taskOwners[address], known.id == identity.id { isNew = false }
+        if isNew {
+          registry.taskOwners[address] = (identity.id, queue)
+          queue.claimedTasks.append(address)
+        }
+      }
+      if let actor, registry.actorTurnOwners[actor] !== queue {
+        registry.actorTurnOwners[actor] = queue
+        queue.claimedActorTurns.append(actor)
+      }
+    }
+  }
+
+  /// The open queue the calling thread works for: the one whose job or work it runs, or the
+  /// one that owns the task running here.
+  func owningQueue() -> Queue? {
+    if let owner = DriverContext.current?.owner { return owner }
+    guard let task = RuntimeHooks.currentTask(), let current = RuntimeHooks.taskIdentity(task)
+    else { return nil }
+    return registry.read { registry in
+      guard let known = registry.taskOwners[current.address], known.id == current.id,
+        known.queue.isOpen
+      else { return nil }
+      return known.queue
+    }
+  }
+
+  /// What `queue` may still hear from outside its driver: sleeps not yet ended, and whether
+  /// any job has come from another thread.
+  func outsideWork(_ queue: Queue) -> (pendingSleeps: Int, arrivals: Int) {
+    queue.state.withLock { ($0.pendingSleeps, $0.outsideArrivals) }
+  }
+
+  /// Hands a job that is nobody's (or whose scope has closed) to the runtime.
+  static func forward(_ job: UnownedJob, _ lane: JobLane) {
+    switch lane {
+    case .mainActor:
+      if let main = RuntimeHooks.realMainExecutor { RuntimeHooks.enqueue(job, on: main) }
+    case .pool: RuntimeHooks.enqueueGlobal(job)
+    }
+  }
+
+  // MARK: Driving
+
+  /// The jobs of `queue` that may run next, in enqueue order: the oldest main-actor job (the
+  /// main actor runs its jobs in order) and every job for the pool.
+  func runnable(_ queue: Queue) -> [ReadyJob] {
+    queue.state.withLock { state in
+      var runnable: [ReadyJob] = []
+      var sawMain = false
+      var index = state.head
+      while index < state.jobs.count {
+        let entry = state.jobs[index]
+        if entry.lane == .pool || !sawMain {
+          if entry.lane == .mainActor { sawMain = true }
+          runnable.append(entry)
+        }
+        index += 1
+      }
+      return runnable
+    }
+  }
+
+  /// How many jobs `queue` has waiting.
+  func count(_ queue: Queue) -> Int {
+    queue.state.withLock { $0.count }
+  }
+
+  /// Runs `body` (a job of `queue`'s), recording what it enqueues and sets.
+  func recordingEffects(of queue: Queue, _ body: () -> Void) -> JobEffects {
+    queue.state.withLock { $0.effects = JobEffects() }
+    body()
+    return queue.state.withLock { state in
+      defer { state.effects = nil }
+      return state.effects ?? JobEffects()
+    }
+  }
+
+  /// Takes the job `pick` chooses from `queue` (given the queue's jobs and the index of the
+  /// first still waiting, it returns the index of one at or after it) and runs it on the
+  /// calling thread. Returns `false`, with the queue marked asleep if `sleepIfEmpty`, when no
+  /// job waits.
+  func runNext(
+    _ queue: Queue, sleepIfEmpty: Bool, pick: (_ jobs: [ReadyJob], _ head: Int) -> Int
+  ) -> Bool {
+    keepGlobalHook()
+    let taken = queue.state.withLock { state -> ReadyJob? in
+      guard state.head < state.jobs.count else {
+        if sleepIfEmpty { state.isSleeping = true }
+        return nil
+      }
+      return state.removeJob(at: pick(state.jobs, state.head))
+    }
+    guard let taken else { return false }
+    let context = DriverContext.current
+    context?.beginJob(of: queue, lane: taken.lane)
+    defer { context?.endJob() }
+    Self.run(taken)
+    return true
+  }
+
+  /// Runs a job under the executors the runtime would give it, with one difference: the job
+  /// runs on a task executor, never as plain pool work, so the runtime cannot switch executors
+  /// inside it. Every hop that changes executor then ends the job (the rules are in
+  /// docs/suspension-points.md):
+  /// - a task that prefers the scope's executor (every task the scope's code creates, where
+  ///   task creation can be watched) runs on it, on the main actor too: a hop that stays on
+  ///   the same executor compares equal and runs on inline, as the runtime runs it;
+  /// - a task with no preference runs on the global pool's task executor, which the runtime
+  ///   takes for "no preference", so a hop from the pool to the pool stays inline too; a hop
+  ///   onto an actor is enqueued;
+  /// - an actor's turn runs on the scope's executor; the runtime's drain of the actor sets
+  ///   each task's own preference as it runs it.
+  private static func run(_ taken: ReadyJob) {
+    let prefersScope = taken.task != nil && RuntimeHooks.hasTaskExecutorPreference(taken.job)
+    switch taken.lane {
+    case .mainActor where prefersScope:
+      taken.job.runSynchronously(
+        isolatedTo: ScopeMainExecutor.shared.asUnownedSerialExecutor(),
+        taskExecutor: ScopePoolExecutor.shared.asUnownedTaskExecutor())
+    case .mainActor:
+      taken.job.runSynchronously(on: ScopeMainExecutor.shared.asUnownedSerialExecutor())
+    case .pool where taken.task != nil && !prefersScope:
+      taken.job.runSynchronously(on: ScopePoolExecutor.globalPool)
+    case .pool:
+      taken.job.runSynchronously(on: ScopePoolExecutor.shared.asUnownedTaskExecutor())
+    }
+  }
+
+  /// Marks `queue` asleep if no job waits, for `sleep` to wait on; returns whether it did.
+  func sleepIfIdle(_ queue: Queue) -> Bool {
+    queue.state.withLock { state in
+      guard state.count == 0 else { return false }
+      state.isSleeping = true
+      return true
+    }
+  }
+
+  /// Sleeps until a job for `queue` arrives from another thread or `deadline` passes; the
+  /// queue must have been marked asleep. Returns whether a job may have come.
+  func sleep(_ queue: Queue, until deadline: ContinuousClock.Instant) -> Bool {
+    let remaining = ContinuousClock.now.duration(to: deadline)
+    guard remaining > .zero else {
+      queue.state.withLock { $0.isSleeping = false }
+      return false
+    }
+    let woken = queue.semaphore.wait(nanoseconds: remaining.dispatchNanoseconds)
+    if !woken { queue.state.withLock { $0.isSleeping = false } }
+    return woken
+  }
+
+  /// Waits, holding no thread, until a job for `queue` arrives from another thread or
+  /// `deadline` passes; returns at once if a job is waiting.
+  func wait(for queue: Queue, until deadline: ContinuousClock.Instant) async {
+    await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+      let number = queue.state.withLock { state -> Int? in
+        guard state.count == 0 else { return nil }
+        state.isSleeping = true
+        state.waiter = continuation
+        state.waits += 1
+        return state.waits
+      }
+      guard let number else { return continuation.resume() }
+      let left = max(ContinuousClock.now.duration(to: deadline), .zero).dispatchNanoseconds
+      runLater(afterNanoseconds: left) {
+        // Only the wait it was set for: a later one has a deadline of its own.
+        let timedOut = queue.state.withLock { state -> CheckedContinuation<Void, Never>? in
+          guard state.waits == number, let waiter = state.waiter else { return nil }
+          state.waiter = nil
+          state.isSleeping = false
+          return waiter
+        }
+        timedOut?.resume()
+      }
+    }
+  }
+
+  /// Whether the calling thread works for an open scope right now: it runs one of a scope's
+  /// jobs or starts a scope's work, or it runs a task a scope owns. A task created here is
+  /// the scope's.
+  func ownsCurrentContext() -> Bool {
+    owningQueue() != nil
+  }
+
+  /// Whether main-actor code may run on the calling thread right now: it drives a scope and
+  /// is not inside one of its pool jobs.
+  func isMainActorThread() -> Bool {
+    DriverContext.current?.isOnMainActor ?? false
+  }
+}

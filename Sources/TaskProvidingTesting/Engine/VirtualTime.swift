@@ -1,0 +1,73 @@
+/// A scope's virtual time: a sleep of one of its tasks is held until the scope moves its time
+/// to the sleep's end, which it does only when nothing else can run, so a test that sleeps
+/// takes no real time and its sleeps end in the order of their deadlines.
+extension JobRouter {
+  /// Holds `job`, the end of a sleep of a task that prefers a scope's executor, until `delay`
+  /// has passed: on the scope's virtual time if a scope owns the task (see
+  /// ``wakeEarliestTimer(_:)``), else in real time.
+  func schedule(_ job: UnownedJob, after delay: Duration) {
+    let owner = owningQueue()
+    let timed = owner?.state.withLock { state -> Bool in
+      guard !state.isClosed else { return false }
+      if state.effects != nil { state.effects?.sleeps = true }
+      state.timers.append(
+        ScopeTimer(deadline: state.now + max(delay, .zero), sequence: state.nextTimer, job: job))
+      state.nextTimer += 1
+      return true
+    }
+    if timed == true { return }
+    owner?.state.withLock { $0.pendingSleeps += 1 }
+    let nanoseconds = max(delay, .zero).dispatchNanoseconds
+    runLater(afterNanoseconds: nanoseconds) {
+      if case .foreign = self.route(job, .pool, fromSleep: true) { Self.forward(job, .pool) }
+      if let owner {
+        let wake = owner.state.withLock { state in
+          state.pendingSleeps -= 1
+          return state.wakeDriver()
+        }
+        owner.wake(wake)
+      }
+    }
+  }
+
+  /// Moves `queue`'s virtual time to its earliest sleep's end (ties in the order the sleeps
+  /// began) and queues the job that ends it. Returns `false` when no sleep is under way.
+  func wakeEarliestTimer(_ queue: Queue) -> Bool {
+    let timer = queue.state.withLock { state -> ScopeTimer? in
+      guard let index = Self.earliest(state.timers) else { return nil }
+      let timer = state.timers.remove(at: index)
+      state.now = max(state.now, timer.deadline)
+      return timer
+    }
+    guard let timer else { return false }
+    adopting(queue) {
+      if case .foreign = route(timer.job, .pool, fromSleep: true) {
+        Self.forward(timer.job, .pool)
+      }
+    }
+    return true
+  }
+
+  /// Where `queue`'s virtual time stands, and when its earliest sleep ends, if one is under
+  /// way.
+  func virtualTime(_ queue: Queue) -> (now: Duration, nextDeadline: Duration?) {
+    queue.state.withLock { state in
+      (state.now, Self.earliest(state.timers).map { state.timers[$0].deadline })
+    }
+  }
+
+  private static func earliest(_ timers: [ScopeTimer]) -> Int? {
+    timers.indices.min {
+      (timers[$0].deadline, timers[$0].sequence) < (timers[$1].deadline, timers[$1].sequence)
+    }
+  }
+
+}
+
+/// A sleep of a scope's task on the scope's virtual time: the job that ends it, and when.
+struct ScopeTimer: Sendable {
+  let deadline: Duration
+  /// Its place among the scope's sleeps, in the order they began: ties end in that order.
+  let sequence: Int
+  let job: UnownedJob
+}

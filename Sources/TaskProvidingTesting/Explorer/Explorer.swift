@@ -1,0 +1,256 @@
+/// Runs a scenario's schedules as a strategy says, and turns the first failure into a
+/// report a person can act on: reduced, replayable and narrated step by step.
+@MainActor
+package struct Explorer {
+  let strategy: ExplorationStrategy
+  let runner: ScheduleRunner
+  /// Whether the exhaustive search keeps sleep sets; off only to measure what they save.
+  private let reduces: Bool
+  /// Whether a failure's steps are narrated; a child that only looks for traps skips the cost.
+  package var narrates = true
+
+  /// An explorer of the scenario `makeSetup` builds, once per schedule.
+  package init(
+    strategy: ExplorationStrategy, outsideWait: Duration?, jobBound: Duration? = nil,
+    reduces: Bool = true, site: CallSite? = nil, progress: ExplorationProgress? = nil,
+    makeSetup: @escaping @MainActor () -> ScheduleSetup
+  ) {
+    self.strategy = strategy
+    self.reduces = reduces
+    self.runner = ScheduleRunner(
+      makeSetup: makeSetup, outsideWait: outsideWait,
+      watchdog: JobWatchdog(
+        bound: jobBound ?? FailureBoundScale.scaled(JobWatchdog.bound),
+        scope: { "explore(\(strategy))" + (site.map { " at \($0.description)" } ?? "") },
+        describe: ScheduleRunner.describe),
+      strategy: strategy.description, progress: progress)
+  }
+
+  /// An exploration under way, one schedule a step: its strategy's search, then the
+  /// reduction of the failure it found, then the narration of its steps.
+  package struct Course {
+    fileprivate enum Phase {
+      case replaying(ScheduleUnderWay<ReplayDecider>)
+      case searching(any ScheduleSearch)
+      case reducing(FailureShrinker, number: Int)
+      case narrating(ScheduleUnderWay<ReplayDecider>, reduced: ScheduleRun, number: Int)
+      case over(ExplorationReport)
+    }
+
+    fileprivate var phase: Phase
+    /// Whether a failure's steps are left for ``Explorer/run(replay:)-async`` to narrate off the
+    /// main actor, rather than narrated while the schedule that saw them holds it.
+    fileprivate let narratesLater: Bool
+    /// A failure's steps, seen and not yet narrated.
+    fileprivate var narration: ScheduleNarrator.Narration?
+  }
+
+  /// What a step of a course did.
+  enum Advance {
+    /// It ran a schedule, or part of one, and there is more to run.
+    case ongoing
+    /// Its schedule waits for a job from outside its scope.
+    case waiting(OutsideWork)
+    /// The exploration is over.
+    case over(ExplorationReport)
+  }
+
+  /// The exploration's course, or the run of only the schedule `replay` names.
+  /// `narratingLater`: a failure's steps are kept in the course's narration, to be narrated off the
+  /// main actor.
+  package func begin(replay: String?, narratingLater: Bool = false) -> Course {
+    if let replay {
+      switch ReplayString.decode(replay) {
+      case .success(let departures):
+        return Course(
+          phase: .replaying(
+            ScheduleUnderWay(
+              of: runner, decider: ReplayDecider(departures), narrate: true,
+              narratingLater: narratingLater)),
+          narratesLater: narratingLater)
+      case .failure(let error):
+        return Course(phase: .over(unreadable(replay, error)), narratesLater: narratingLater)
+      }
+    }
+    let search: any ScheduleSearch =
+      switch strategy {
+      case .exhaustive(let limit, let departures, let reduction):
+        ExhaustiveSearch(
+          strategy, limit: limit, cap: departures, reduces: reduces, reduction: reduction)
+      case .random(let seed, let schedules):
+        SampledSearch(strategy, schedules: schedules, sampler: RandomSampler(seed: seed))
+      case .pct(let seed, let schedules, let depth):
+        SampledSearch(
+          strategy, schedules: schedules, sampler: PCTSampler(seed: seed, depth: depth))
+      case .pos(let seed, let schedules):
+        SampledSearch(strategy, schedules: schedules, sampler: POSSampler(seed: seed))
+      case .uniformWalk(let seed, let schedules):
+        SampledSearch(strategy, schedules: schedules, sampler: UniformWalkSampler(seed: seed))
+      }
+    return Course(phase: .searching(search), narratesLater: narratingLater)
+  }
+
+  /// Runs the course's next schedule, or the one under way, to its end; where it must wait
+  /// for outside work, waits if `blocks`, else returns ``Advance/waiting(_:)``.
+  func step(_ course: inout Course, waiting blocks: Bool) -> Advance {
+    switch course.phase {
+    case .over(let report):
+      return .over(report)
+    case .replaying(let schedule):
+      guard let run = schedule.advance(waiting: blocks) else { return waiting(on: schedule) }
+      course.narration = run.narration
+      return .over(replayed(run))
+    case .searching(var search):
+      let step = search.step(runner, waiting: blocks)
+      course.phase = .searching(search)
+      switch step {
+      case .searching: return .ongoing
+      case .waiting(let work): return .waiting(work)
+      case .finished(let report): return .over(saidOfOutsideWork(report))
+      case .found(let run, let number):
+        course.phase = .reducing(
+          FailureShrinker(runner: runner, failing: run, strategy: strategy), number: number)
+        return .ongoing
+      }
+    case .reducing(var shrinker, let number):
+      let step = shrinker.step(waiting: blocks)
+      course.phase = .reducing(shrinker, number: number)
+      switch step {
+      case .trying: return .ongoing
+      case .waiting(let work): return .waiting(work)
+      case .done:
+        // The narration is the determinism check: the failure, run once more, must meet the
+        // decisions it met and fail the same way.
+        let schedule = ScheduleUnderWay(
+          of: runner,
+          decider: ReplayDecider(shrinker.best.departures, shape: shrinker.best.shape),
+          narrate: narrates, narratingLater: course.narratesLater)
+        course.phase = .narrating(schedule, reduced: shrinker.best, number: number)
+        return .ongoing
+      }
+    case .narrating(let schedule, let reduced, let number):
+      guard let narrated = schedule.advance(waiting: blocks) else { return waiting(on: schedule) }
+      course.narration = narrated.narration
+      return .over(saidOfOutsideWork(report(reduced, narrated: narrated, number: number)))
+    }
+  }
+
+  /// `report`, saying so if any schedule heard from work outside the explorer's view: the
+  /// order of that work against the scope's jobs was the machine's, not a choice, so the
+  /// space is not complete.
+  private func saidOfOutsideWork(_ report: ExplorationReport) -> ExplorationReport {
+    guard runner.outside.heard else { return report }
+    return report.withOutsideWork(
+      "jobs of the scenario's tasks came from a thread outside the explorer's view (a"
+        + " dispatch queue, a custom executor such as a database's, a thread of its own): the"
+        + " explorer chose among the jobs in its scope and when a schedule takes its steps,"
+        + " but not when that work runs or how it orders against them, so the schedules it"
+        + " ran do not cover every order")
+  }
+
+  private func waiting(on schedule: ScheduleUnderWay<ReplayDecider>) -> Advance {
+    schedule.outsideWork.map(Advance.waiting) ?? .ongoing
+  }
+
+  /// Explores, or runs only the schedule `replay` names, holding the main actor throughout.
+  package func run(replay: String?) -> ExplorationReport {
+    defer { runner.watchdog?.stop() }
+    var course = begin(replay: replay)
+    while true {
+      if case .over(let report) = step(&course, waiting: true) { return report }
+    }
+  }
+
+  /// Explores, or runs only the schedule `replay` names, giving the main actor back to other
+  /// work between schedules once it has held it for a turn (``MainActorTurn``), and while a
+  /// schedule waits for work outside its scope.
+  package func run(replay: String?) async -> ExplorationReport {
+    defer { runner.watchdog?.stop() }
+    var course = begin(replay: replay, narratingLater: true)
+    while true {
+      switch step(&course, waiting: false) {
+      case .over(let report):
+        guard let narration = course.narration, let failure = report.failure else { return report }
+        let steps = await ThreadOfItsOwn.run { narration.narrated() }
+        return report.withSteps(steps, of: failure)
+      case .waiting(let work): await work.wait()
+      case .ongoing: await MainActorTurn.giveBackIfDue()
+      }
+    }
+  }
+
+  /// Runs the schedule `departures` names, an option no longer there taken as the default, as
+  /// a reduction tries a candidate.
+  package func runLeniently(_ departures: [ReplayString.Departure]) {
+    var decider = ReplayDecider(departures, lenient: true)
+    _ = runner.run(&decider)
+  }
+
+  /// The report of a replay string that cannot be read.
+  private func unreadable(
+    _ text: String, _ error: ReplayString.DecodingError
+  ) -> ExplorationReport {
+    let reason =
+      switch error {
+      case .notAReplayString: "\"\(text)\" is not a replay string (it reads like \"x2:3.1,9.2\")."
+      case .earlierVersion:
+        "\"\(text)\" comes from an earlier version, which made no choice among jobs; run the exploration again for an x2: string."
+      }
+    return ExplorationReport(
+      strategy: strategy, schedules: 0, isComplete: false,
+      failure: ExplorationFailure(
+        strategy: strategy, scheduleNumber: 0, replay: text, steps: [], reason: reason,
+        departures: 0))
+  }
+
+  /// The report of the one schedule a replay string named, which ran as `run`.
+  private func replayed(_ run: ScheduleRun) -> ExplorationReport {
+    if let divergence = run.divergence {
+      return ExplorationReport(
+        strategy: strategy, schedules: 1, isComplete: false,
+        failure: ExplorationFailure(
+          strategy: strategy, scheduleNumber: 1, replay: ReplayString.encode(run.departures),
+          steps: run.steps,
+          reason: "the replay string does not fit this scenario: " + divergence.description
+            + " Or the scenario changed since the string was made.",
+          departures: run.departureCount))
+    }
+    guard let failure = run.failure else {
+      return ExplorationReport(strategy: strategy, schedules: 1, isComplete: false, failure: nil)
+    }
+    return ExplorationReport(
+      strategy: strategy, schedules: 1, isComplete: false,
+      failure: ExplorationFailure(
+        strategy: strategy, scheduleNumber: 1, replay: ReplayString.encode(run.departures),
+        steps: run.steps, reason: failure.reason, departures: run.departureCount))
+  }
+
+  /// The report of a failure found on schedule `number`, reduced to `reduced` and narrated as
+  /// `narrated`.
+  private func report(_ reduced: ScheduleRun, narrated: ScheduleRun, number: Int)
+    -> ExplorationReport
+  {
+    let reason = (narrated.failure ?? reduced.failure)?.reason ?? "the schedule failed"
+    return ExplorationReport(
+      strategy: strategy, schedules: number, isComplete: false,
+      failure: ExplorationFailure(
+        strategy: strategy, scheduleNumber: number,
+        replay: ReplayString.encode(reduced.departures), steps: narrated.steps, reason: reason,
+        departures: reduced.departureCount,
+        nondeterminism: Self.divergence(of: narrated, from: reduced)))
+  }
+
+  /// What went another way when the failure `reduced` was run once more as `narrated`, or `nil`
+  /// if it met the same decisions and failed the same way.
+  static func divergence(of narrated: ScheduleRun, from reduced: ScheduleRun) -> String? {
+    if let divergence = narrated.divergence { return divergence.description }
+    guard narrated.failure?.kind != reduced.failure?.kind else { return nil }
+    let ended =
+      narrated.failure.map { "it failed otherwise (\($0.reason))" } ?? "it did not fail"
+    let met =
+      narrated.decisions.count == reduced.decisions.count
+      ? "it met the same \(narrated.decisions.count) decisions"
+      : "it met \(narrated.decisions.count) decisions where it had met \(reduced.decisions.count)"
+    return "\(met), but \(ended). " + ScheduleDivergence.causes
+  }
+}

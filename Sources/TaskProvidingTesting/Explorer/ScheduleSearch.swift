@@ -1,0 +1,59 @@
+/// A strategy's walk across schedules, one schedule at a time.
+///
+/// The explorer's loop advances the search a step at a time, so that the loop, not the
+/// strategy, decides where the main actor is given back: the synchronous `explore` runs the
+/// steps back to back, the `async` one lets other main-actor work run between two, and while
+/// a schedule waits for work outside its scope.
+@MainActor
+protocol ScheduleSearch {
+  associatedtype Decider: ScheduleDecider
+  /// The schedule under way, kept between two steps while it waits for outside work.
+  var underWay: ScheduleUnderWay<Decider>? { get set }
+  /// The next schedule's decider, or the report once the search is over.
+  mutating func next() -> NextSchedule<Decider>
+  /// Takes in how the schedule `decider` decided went.
+  mutating func ran(_ run: ScheduleRun, with decider: Decider) -> SearchStep
+}
+
+/// What a search runs next.
+enum NextSchedule<Decider: ScheduleDecider> {
+  /// A schedule, decided by this decider.
+  case run(Decider)
+  /// Nothing: the search ran every schedule it was asked for, none failing.
+  case finished(ExplorationReport)
+}
+
+/// Where a search stands after a step.
+enum SearchStep {
+  /// It ran a schedule that did not fail, and has more to run.
+  case searching
+  /// Its schedule waits for a job from outside its scope.
+  case waiting(OutsideWork)
+  /// Schedule `number` failed: the search is over, and the failure is to be reduced and narrated.
+  case found(ScheduleRun, number: Int)
+  /// It ran every schedule it was asked for, none failing.
+  case finished(ExplorationReport)
+}
+
+extension ScheduleSearch {
+  /// Runs the schedule under way, or the next one, on `runner` until it ends; where it must
+  /// wait for outside work, waits if `blocks`, else returns ``SearchStep/waiting(_:until:)``.
+  mutating func step(_ runner: ScheduleRunner, waiting blocks: Bool) -> SearchStep {
+    let schedule: ScheduleUnderWay<Decider>
+    if let underWay {
+      schedule = underWay
+    } else {
+      switch next() {
+      case .finished(let report): return .finished(report)
+      case .run(let decider):
+        schedule = ScheduleUnderWay(of: runner, decider: decider, narrate: false)
+      }
+    }
+    guard let run = schedule.advance(waiting: blocks) else {
+      underWay = schedule
+      return schedule.outsideWork.map(SearchStep.waiting) ?? .searching
+    }
+    underWay = nil
+    return ran(run, with: schedule.decider)
+  }
+}
