@@ -98,19 +98,19 @@ enum Naive {
     await model.getFactButtonTapped()  // an old fact to clear
     let task = Task { await model.getFactButtonTapped() }
     await wait()
-    try await check(model.fact == nil, "fact not cleared while loading")
-    try await check(model.isLoading, "not loading")
+    try await check(model.state.fact == nil, "fact not cleared while loading")
+    try await check(model.state.isLoading, "not loading")
     await task.value
-    try await check(model.fact?.text == "0 is a good number.", "fact missing")
+    try await check(model.state.fact?.text == "0 is a good number.", "fact missing")
   }
 
   static func loadingWhileInFlight(_ wait: Wait) async throws {
     let model = await model(goodNumber())
     let task = Task { await model.getFactButtonTapped() }
     await wait()
-    try await check(model.isLoading, "not loading while in flight")
+    try await check(model.state.isLoading, "not loading while in flight")
     await task.value
-    try await check(!model.isLoading, "still loading")
+    try await check(!model.state.isLoading, "still loading")
   }
 
   static func outOfOrder(_ wait: Wait) async throws {
@@ -132,8 +132,8 @@ enum Naive {
     await wait()
     await first.value
     await second.value
-    try await check(model.fact?.text == "fresh", "stale answer won")
-    try await check(!model.isLoading, "still loading")
+    try await check(model.state.fact?.text == "fresh", "stale answer won")
+    try await check(!model.state.isLoading, "still loading")
   }
 
   static func incrementWhileLoading(_ wait: Wait) async throws {
@@ -142,9 +142,9 @@ enum Naive {
     await wait()
     await model.incrementButtonTapped()
     await task.value
-    try await check(model.count == 1, "count not incremented")
-    try await check(model.fact == nil, "stale fact shown for 1")
-    try await check(!model.isLoading, "still loading")
+    try await check(model.state.count == 1, "count not incremented")
+    try await check(model.state.fact == nil, "stale fact shown for 1")
+    try await check(!model.state.isLoading, "still loading")
   }
 
   static func cancelWhileLoading(_ wait: Wait) async throws {
@@ -153,8 +153,8 @@ enum Naive {
     await wait()
     await model.cancelButtonTapped()
     await task.value
-    try await check(model.fact == nil, "fact arrived after cancel")
-    try await check(!model.isLoading, "still loading")
+    try await check(model.state.fact == nil, "fact arrived after cancel")
+    try await check(!model.state.isLoading, "still loading")
   }
 }
 

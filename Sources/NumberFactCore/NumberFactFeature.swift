@@ -8,45 +8,28 @@ import TaskProviding
 
 /// The counter whose number you can ask facts about: the app's whole behaviour, with no UI.
 ///
-/// Every method is a button. ``getFactButtonTapped()`` spawns the request through
-/// `@Dependency(\.taskProvider)` so that another button can cancel it, and awaits it so a
-/// caller (a test, or the terminal's render loop) knows when it has ended.
+/// Its state is one value, ``state``, which a view draws and a test compares. A person's
+/// action is a method: those that ask for a fact come in two forms, one that spawns the
+/// request through the task provider and returns its task at once (for a key handler), and
+/// one that awaits it (for a caller that must know when it has ended, such as a test);
+/// cancelling the awaiting caller cancels the request.
 ///
 /// Only the latest request may write. A request that was superseded (by another request, a
 /// count or kind change, or the cancel button) writes nothing when it ends, even if its
-/// client ignored cancellation and answered anyway, and it never clears ``isLoading`` for
-/// the request that replaced it.
+/// client ignored cancellation and answered anyway, and it never clears `isLoading` for the
+/// request that replaced it. What is shown is written to the store (``FactStore``) in the
+/// order it was shown (see NumberFactFeature+Store.swift).
 @MainActor @Observable
 package final class NumberFactFeature {
   /// Everything on screen, as one value: what a view draws and what a test compares. The
-  /// feature keeps its state here and nowhere else; the properties below read it.
-  package private(set) var state: State
+  /// feature keeps its state here and nowhere else.
+  package internal(set) var state: State
 
-  /// The number facts are asked about.
-  package var count: Int { state.count }
-  /// The kind of fact the next request asks for.
-  package var kind: FactKind { state.kind }
-  /// The fact about ``count``, once the latest request has succeeded.
-  package var fact: NumberFact? { state.fact }
-  /// Whether a request is in flight.
-  package var isLoading: Bool { state.isLoading }
-  /// Why the latest request failed, in one line a person can read.
-  package var errorMessage: String? { state.errorMessage }
   /// The facts seen and which of them is on screen: those of earlier runs once
   /// ``restoreFromStore(session:)`` has read them, then this session's.
-  package private(set) var seen: FactHistory
+  package internal(set) var seen: FactHistory
   /// The facts seen, oldest first (see ``FactHistory``).
   package var history: [NumberFact] { seen.facts }
-  /// Which entry of ``history`` is on screen, when the fact shown is one of them.
-  package var historyIndex: Int? { seen.index }
-
-  /// Until when the fact client answers offline without asking the server (`auto` after a
-  /// failure), as of the last request; `nil` when it asks.
-  package var offlineUntil: Date? { state.offlineUntil }
-
-  /// Why the store could not be used, once: the first failure is kept, later ones are the
-  /// same news.
-  package var storeMessage: String? { state.storeMessage }
 
   /// The most facts ``history`` keeps, unless the feature was made with another limit.
   package static let historyLimit = 1_000
@@ -54,15 +37,15 @@ package final class NumberFactFeature {
   // Resolved once, at init, into plain values: a dump of the model (a test's failure
   // message) then shows which client and provider it uses, not the dependency machinery.
   @ObservationIgnored private let numberFact: NumberFactClient
-  @ObservationIgnored private let taskProvider: any TaskProvider
-  @ObservationIgnored private let store: FactStore?
-  @ObservationIgnored private let now: @Sendable () -> Date
+  @ObservationIgnored let taskProvider: any TaskProvider
+  @ObservationIgnored let store: FactStore?
+  @ObservationIgnored let now: @Sendable () -> Date
   /// The latest write to the store. Each write waits for the one before it, so the store
   /// keeps facts in the order they were shown, whatever order the writes are scheduled in.
-  @ObservationIgnored private var lastWrite: Task<Void, Never>?
+  @ObservationIgnored var lastWrite: Task<Void, Never>?
   /// Whether the person has moved the count or kind, or asked for a fact, since the feature
   /// was made: a session read from the store later must not undo that.
-  @ObservationIgnored private var hasMoved = false
+  @ObservationIgnored var hasMoved = false
 
   /// The task of the request in flight, to cancel it.
   @ObservationIgnored private var requestTask: Task<Void, Never>?
@@ -110,22 +93,22 @@ package final class NumberFactFeature {
   /// Where the fact on screen is in ``history``, when it is one of its entries.
   package var historyPosition: HistoryPosition? { seen.position }
 
-  /// Adds one to ``count``, stopping at `Int.max`.
+  /// Adds one to ``State/count``, stopping at `Int.max`.
   ///
   /// A change clears the fact and the error and cancels the request in flight, which was
   /// about the old number. At `Int.max` nothing changes: the fact still describes the count.
   package func incrementButtonTapped() {
-    let (next, overflow) = count.addingReportingOverflow(1)
+    let (next, overflow) = state.count.addingReportingOverflow(1)
     guard !overflow else { return }
     setCount(next)
   }
 
-  /// Subtracts one from ``count``, stopping at `Int.min`.
+  /// Subtracts one from ``State/count``, stopping at `Int.min`.
   ///
   /// A change clears the fact and the error and cancels the request in flight. At `Int.min`
   /// nothing changes.
   package func decrementButtonTapped() {
-    let (next, overflow) = count.subtractingReportingOverflow(1)
+    let (next, overflow) = state.count.subtractingReportingOverflow(1)
     guard !overflow else { return }
     setCount(next)
   }
@@ -133,14 +116,14 @@ package final class NumberFactFeature {
   /// Asks for a fact about the current count and kind, and returns when that request ends.
   ///
   /// It cancels the request in flight, clears the fact and the error, and sets
-  /// ``isLoading``. When this request ends, and only if it is still the latest, it sets the
-  /// fact or the error and clears ``isLoading``. Cancelling the calling task cancels the
+  /// ``State/isLoading``. When this request ends, and only if it is still the latest, it sets the
+  /// fact or the error and clears ``State/isLoading``. Cancelling the calling task cancels the
   /// request.
   package func getFactButtonTapped() async {
     await awaitRequest(requestFact())
   }
 
-  /// Starts what ``getFactButtonTapped()`` does and returns at once, with ``isLoading`` set:
+  /// Starts what ``getFactButtonTapped()`` does and returns at once, with ``State/isLoading`` set:
   /// for a caller that must not wait, such as a key handler. The task is the request's.
   @discardableResult
   package func requestFact() -> Task<Void, Never> {
@@ -177,7 +160,7 @@ package final class NumberFactFeature {
   /// How long the fact client will go on answering offline without asking, if it is.
   package var backOffRemaining: Duration? { numberFact.backOffRemaining() }
 
-  /// Reads the client's back-off again: ``offlineUntil`` goes when the back-off has ended.
+  /// Reads the client's back-off again: ``State/offlineUntil`` goes when the back-off has ended.
   /// What the render loop calls when the time it showed has come.
   package func backOffMayHaveEnded() {
     guard let remaining = numberFact.backOffRemaining() else {
@@ -197,16 +180,18 @@ package final class NumberFactFeature {
   @discardableResult
   package func requestRandomFact() -> Task<Void, Never> {
     let numberFact = numberFact
-    let kind = kind
-    return startRequest(name: "random \(kind.rawValue)") { try await numberFact.random(kind, nil) }
+    let kind = state.kind
+    return startRequest(name: "random \(state.kind.rawValue)") {
+      try await numberFact.random(kind, nil)
+    }
   }
 
-  /// Adds `delta` to ``count`` (PageUp and PageDown move by 100), stopping at `Int.min` and
+  /// Adds `delta` to ``State/count`` (PageUp and PageDown move by 100), stopping at `Int.min` and
   /// `Int.max`. A change clears the fact and cancels the request in flight.
   package func countStepped(by delta: Int) {
-    let (sum, overflow) = count.addingReportingOverflow(delta)
+    let (sum, overflow) = state.count.addingReportingOverflow(delta)
     let next = overflow ? (delta > 0 ? Int.max : Int.min) : sum
-    guard next != count else { return }
+    guard next != state.count else { return }
     setCount(next)
   }
 
@@ -246,14 +231,14 @@ package final class NumberFactFeature {
   @discardableResult
   private func startFactRequest() -> Task<Void, Never> {
     let numberFact = numberFact
-    let (number, kind) = (count, kind)
+    let (number, kind) = (state.count, state.kind)
     // The raw value, not the case interpolated: that formats by reflection, on every tap.
-    return startRequest(name: "fact \(number) \(kind.rawValue)") {
+    return startRequest(name: "fact \(number) \(state.kind.rawValue)") {
       try await numberFact.fact(number, kind)
     }
   }
 
-  /// Cancels the request in flight, clears the fact and the error, sets ``isLoading`` and
+  /// Cancels the request in flight, clears the fact and the error, sets ``State/isLoading`` and
   /// spawns `operation` as the latest request.
   private func startRequest(
     name: String,
@@ -313,10 +298,10 @@ package final class NumberFactFeature {
   /// the same number (spawned through the task provider, not awaited).
   package func nextKindButtonTapped() {
     // A fact on screen, or one on its way, is asked for again in the new kind.
-    let wasShowingFact = fact != nil || isLoading
+    let wasShowingFact = state.fact != nil || state.isLoading
     hasMoved = true
     cancelRequest()
-    state.kind = kind.next
+    state.kind = state.kind.next
     state.fact = nil
     state.errorMessage = nil
     seen.leave()
@@ -360,79 +345,6 @@ package final class NumberFactFeature {
       if error is CancellationError || Task.isCancelled { return }
       state.errorMessage = NumberFactError.message(for: error)
     }
-  }
-
-  /// Writes `fact`, and where the person is, to the store, after the writes before it.
-  private func remember(_ fact: NumberFact) {
-    let shownAt = now()
-    let session = FactStore.Session(count: count, kind: kind)
-    write(name: "store \(fact.number) \(fact.kind.rawValue)") {
-      try await $0.recordShown([fact], shownAt, session)
-    }
-  }
-
-  /// Waits until every write to the store so far has ended.
-  package func storeWritesEnded() async {
-    await lastWrite?.value
-  }
-
-  /// Writes where the person is (the count and kind) to the store, after the writes before
-  /// it, and returns when it has ended: what the app does as it quits.
-  package func rememberSession() async {
-    let session = FactStore.Session(count: count, kind: kind)
-    await write(name: "store the session") { try await $0.saveSession(session) }?.value
-  }
-
-  /// The one chain of writes to the store: spawns `operation` through the task provider,
-  /// after the write before it, so the store keeps facts in the order they were shown; a
-  /// failure sets ``storeMessage``. `nil` when there is no store.
-  @discardableResult
-  private func write(
-    name: String, _ operation: @escaping @Sendable (FactStore) async throws -> Void
-  ) -> Task<Void, Never>? {
-    guard let store else { return nil }
-    let previous = lastWrite
-    let write = taskProvider.task(name: name) {
-      await previous?.value
-      do {
-        try await operation(store)
-      } catch {
-        self.storeFailed(error)
-      }
-    }
-    lastWrite = write
-    return write
-  }
-
-  /// Reads the facts of earlier runs into ``history``, before this session's, and, when
-  /// `session` is true, moves to the count and kind where the person left off, unless they
-  /// have already moved. Returns when that is done; a store that fails sets
-  /// ``storeMessage`` and changes nothing else.
-  package func restoreFromStore(session: Bool) async {
-    guard let store else { return }
-    let task = taskProvider.task(name: "restore from store") {
-      do {
-        let stored = try await store.history(.init(limit: self.seen.limit))
-        let left = session ? try await store.loadSession() : nil
-        self.restore(stored, left)
-      } catch {
-        self.storeFailed(error)
-      }
-    }
-    await task.value
-  }
-
-  private func restore(_ stored: [NumberFact], _ session: FactStore.Session?) {
-    seen.restore(earlier: stored)
-    if let session, !hasMoved {
-      state.count = session.count
-      state.kind = session.kind
-    }
-  }
-
-  private func storeFailed(_ error: any Error) {
-    if error is CancellationError || storeMessage != nil { return }
-    state.storeMessage = FactText.sanitize("\(error)")
   }
 }
 

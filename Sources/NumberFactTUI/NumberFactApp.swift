@@ -45,13 +45,9 @@ package final class NumberFactApp {
   /// first frame, then reads the store (never on the first frame's path), and on the way out
   /// writes where the person is.
   package func run() async -> RenderLoop.ExitReason {
-    let model = model
-    let restoresSession = restoresSession
     // Spawned before the loop starts and run after its first frame: the loop draws it before
     // it first waits.
-    taskProvider.task(name: "restore from store") {
-      await model.restoreFromStore(session: restoresSession)
-    }
+    model.startRestoringFromStore(session: restoresSession)
     let reason = await loop.run()
     await model.rememberSession()
     return reason

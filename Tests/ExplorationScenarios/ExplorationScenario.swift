@@ -85,7 +85,8 @@ package enum ExplorationScenario: String, CaseIterable, Sendable {
     }
 
     exploration.invariant("the fact shown is about the current count and kind") {
-      model.fact.map { $0.number == model.count && $0.kind == model.kind } ?? true
+      let state = model.state
+      return state.fact.map { $0.number == state.count && $0.kind == state.kind } ?? true
     }
     // Checked at every step of every schedule: the records are searched in place, not
     // filtered into a copy, with static functions rather than closures, which in main-actor
@@ -94,11 +95,11 @@ package enum ExplorationScenario: String, CaseIterable, Sendable {
       guard let latest = provider.records.last(where: Self.isRequest), latest.isPending,
         !latest.isCancelled
       else { return true }
-      return model.isLoading
+      return model.state.isLoading
     }
     exploration.invariant("isLoading is false when no request is in flight") {
-      provider.records.contains(where: Self.isPendingRequest) || !model.isLoading
+      provider.records.contains(where: Self.isPendingRequest) || !model.state.isLoading
     }
-    exploration.atEnd("not loading once everything has ended") { !model.isLoading }
+    exploration.atEnd("not loading once everything has ended") { !model.state.isLoading }
   }
 }

@@ -5,10 +5,7 @@ import TaskProviding
 /// What an exploration needs of a feature model, so the same scenarios run against the real
 /// one and against deliberately flawed copies.
 @MainActor package protocol ExplorableFeature: AnyObject {
-  var count: Int { get }
-  var kind: FactKind { get }
-  var fact: NumberFact? { get }
-  var isLoading: Bool { get }
+  var state: NumberFactFeature.State { get }
   func getFactButtonTapped() async
   func incrementButtonTapped()
   func cancelButtonTapped()
@@ -44,6 +41,10 @@ package final class FlawedFeature: ExplorableFeature {
   package private(set) var kind: FactKind
   package private(set) var fact: NumberFact?
   package private(set) var isLoading = false
+  /// What the feature's state would hold: how scenarios read either model.
+  package var state: NumberFactFeature.State {
+    .init(count: count, kind: kind, fact: fact, isLoading: isLoading)
+  }
 
   @ObservationIgnored private let flaw: Flaw
   @ObservationIgnored private let numberFact: NumberFactClient

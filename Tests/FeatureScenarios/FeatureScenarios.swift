@@ -80,12 +80,12 @@ package enum FeatureScenario: String, CaseIterable, CustomTestStringConvertible 
       let first = provider.task { await model.getFactButtonTapped() }
       try await facts.nextRequest().answer("0 is nothing.")
       try await provider.waitFor(first)
-      try #require(model.fact?.text == "0 is nothing.")
+      try #require(model.state.fact?.text == "0 is nothing.")
 
       let second = provider.task { await model.getFactButtonTapped() }
       let request = try await facts.nextRequest()  // the model is waiting for the answer
-      try #require(model.fact == nil)
-      try #require(model.isLoading)
+      try #require(model.state.fact == nil)
+      try #require(model.state.isLoading)
 
       request.answer("0 is the additive identity.")
       try await provider.waitFor(second)
@@ -100,11 +100,11 @@ package enum FeatureScenario: String, CaseIterable, CustomTestStringConvertible 
     let facts = ControlledNumberFactClient()
     try await withRecordingTaskProvider { provider in
       let model = makeFeature(client: facts.client, provider: provider)
-      try #require(!model.isLoading)
+      try #require(!model.state.isLoading)
 
       let tap = provider.task { await model.getFactButtonTapped() }
       let request = try await facts.nextRequest()
-      try #require(model.isLoading)
+      try #require(model.state.isLoading)
 
       switch ending {
       case .answer:
@@ -118,7 +118,7 @@ package enum FeatureScenario: String, CaseIterable, CustomTestStringConvertible 
           model.state == State(errorMessage: NumberFactError.httpStatus(503).description))
       case .cancel:
         model.cancelButtonTapped()
-        try #require(!model.isLoading)
+        try #require(!model.state.isLoading)
         try await provider.waitFor(tap)
         try #require(request.observedCancellation)
         try #require(model.state == State())

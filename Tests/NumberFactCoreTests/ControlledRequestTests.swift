@@ -25,7 +25,7 @@ struct ControlledRequestTests {
       #expect(request.kind == .year)
       request.answer("12 BC was a year.")
       try await tap.value(timeout: .seconds(5))
-      #expect(model.fact == liveFact(-12, "12 BC was a year.", kind: .year))
+      #expect(model.state.fact == liveFact(-12, "12 BC was a year.", kind: .year))
     }
   }
 
@@ -69,7 +69,7 @@ struct ControlledRequestTests {
       // The first ended: it threw CancellationError when superseded.
       try await firstTap.value(timeout: .seconds(5))
       #expect(first.isEnded)
-      #expect(model.isLoading)
+      #expect(model.state.isLoading)
       model.cancelButtonTapped()  // must still reach the second request
       // `#require`, so a regression fails here at once instead of at the tap's bound below.
       try #require(second.observedCancellation)

@@ -21,7 +21,7 @@ import Testing
     let model = idleFeature()
     model.incrementButtonTapped()
     model.incrementButtonTapped()
-    #expect(model.count == 2)
+    #expect(model.state.count == 2)
     model.decrementButtonTapped()
     model.decrementButtonTapped()
     model.decrementButtonTapped()
@@ -33,26 +33,26 @@ import Testing
     model.incrementButtonTapped()
     model.incrementButtonTapped()
     model.incrementButtonTapped()
-    #expect(model.count == .max)
+    #expect(model.state.count == .max)
     model.decrementButtonTapped()
-    #expect(model.count == .max - 1)
+    #expect(model.state.count == .max - 1)
   }
 
   @Test func countSaturatesAtIntMin() {
     let model = idleFeature(count: .min + 1)
     model.decrementButtonTapped()
     model.decrementButtonTapped()
-    #expect(model.count == .min)
+    #expect(model.state.count == .min)
     model.incrementButtonTapped()
-    #expect(model.count == .min + 1)
+    #expect(model.state.count == .min + 1)
   }
 
   @Test func kindCyclesThroughAllKinds() {
     let model = idleFeature()
-    var seen: [FactKind] = [model.kind]
+    var seen: [FactKind] = [model.state.kind]
     for _ in 1...4 {
       model.nextKindButtonTapped()
-      seen.append(model.kind)
+      seen.append(model.state.kind)
     }
     #expect(seen == [.trivia, .math, .date, .year, .trivia])
   }
@@ -82,7 +82,7 @@ import Testing
   @Test func factAtIntMaxThenIncrementKeepsTheFact() async throws {
     let model = makeFeature(count: .max, client: .offline, provider: LiveTaskProvider())
     await model.getFactButtonTapped()
-    let fact = try #require(model.fact)
+    let fact = try #require(model.state.fact)
     model.incrementButtonTapped()
     #expect(model.state == State(count: .max, fact: fact))
     model.decrementButtonTapped()
@@ -109,9 +109,9 @@ import Testing
     let model = makeFeature(
       client: NumberFactClient { _, _ in throw Hostile() }, provider: LiveTaskProvider())
     await model.getFactButtonTapped()
-    let message = try #require(model.errorMessage)
+    let message = try #require(model.state.errorMessage)
     #expect(message == "Could not get a fact: bad thing")
-    #expect(!model.isLoading)
+    #expect(!model.state.isLoading)
   }
 
   @Test func cancellationErrorFromTheClientIsNotShown() async {
@@ -129,7 +129,7 @@ import Testing
     }
     let model = makeFeature(client: client, provider: LiveTaskProvider())
     await model.getFactButtonTapped()
-    #expect(model.errorMessage != nil)
+    #expect(model.state.errorMessage != nil)
     await model.getFactButtonTapped()
     #expect(model.state == State(fact: liveFact(0, "fine")))
   }
@@ -159,7 +159,7 @@ import Testing
     } matching: { issue in
       issue.description.contains("Unimplemented: @Dependency(\\.taskProvider)")
     }
-    #expect(model.fact != nil)
+    #expect(model.state.fact != nil)
   }
 }
 

@@ -21,8 +21,8 @@ struct HeldRequestTests {
     provider.task { await model.getFactButtonTapped() }  // what the key handler does
     try await provider.waitForAll()
 
-    #expect(try await model.fact == offlineFact(6, .trivia))
-    #expect(!model.isLoading)
+    #expect(try await model.state.fact == offlineFact(6, .trivia))
+    #expect(!model.state.isLoading)
     #expect(provider.records.map(\.name) == [nil, "fact 6 trivia"])
   }
   // end sample

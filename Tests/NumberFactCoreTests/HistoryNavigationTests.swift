@@ -24,20 +24,21 @@ struct HistoryNavigationTests {
       #expect(model.history.map(\.text) == ["1 trivia", "1 math", "3 math"])
       #expect(model.historyPosition == HistoryPosition(number: 3, of: 3))
       model.previousFactButtonTapped()
-      #expect(model.count == 1 && model.kind == .math && model.fact?.text == "1 math")
+      #expect(
+        model.state.count == 1 && model.state.kind == .math && model.state.fact?.text == "1 math")
       #expect(model.historyPosition == HistoryPosition(number: 2, of: 3))
       model.previousFactButtonTapped()
       model.previousFactButtonTapped()  // already at the oldest: stays
-      #expect(model.fact?.text == "1 trivia" && model.kind == .trivia)
+      #expect(model.state.fact?.text == "1 trivia" && model.state.kind == .trivia)
       model.nextFactButtonTapped()
       model.newestFactButtonTapped()
-      #expect(model.fact?.text == "3 math" && model.count == 3)
+      #expect(model.state.fact?.text == "3 math" && model.state.count == 3)
       model.incrementButtonTapped()
-      #expect(model.historyPosition == nil && model.fact == nil)
+      #expect(model.historyPosition == nil && model.state.fact == nil)
       model.previousFactButtonTapped()  // from no fact: the newest
-      #expect(model.fact?.text == "3 math")
+      #expect(model.state.fact?.text == "3 math")
       model.oldestFactButtonTapped()
-      #expect(model.fact?.text == "1 trivia")
+      #expect(model.state.fact?.text == "1 trivia")
     }
   }
 
@@ -69,7 +70,7 @@ struct HistoryNavigationTests {
       #expect(model.history.last?.number == 50)
       #expect(Set(model.history.map(\.number)).count == 100)
       model.oldestFactButtonTapped()
-      #expect(model.count == 6)
+      #expect(model.state.count == 6)
     }
   }
 

@@ -20,10 +20,10 @@ struct KindChangeTests {
       try await tap.value(timeout: .seconds(5))
       model.nextKindButtonTapped()
       let request = try await facts.nextRequest()
-      #expect(request.number == 2 && request.kind == .math && model.isLoading)
+      #expect(request.number == 2 && request.kind == .math && model.state.isLoading)
       request.answer("2 is the only even prime.")
       try await provider.waitForAll()
-      #expect(model.fact == liveFact(2, "2 is the only even prime.", kind: .math))
+      #expect(model.state.fact == liveFact(2, "2 is the only even prime.", kind: .math))
     }
   }
 

@@ -26,7 +26,7 @@ struct NetworkNowTests {
       #expect(request.number == 5)
       request.answer("5 is live again.")
       try await tap.value(timeout: .seconds(5))
-      #expect(model.fact?.text == "5 is live again.")
+      #expect(model.state.fact?.text == "5 is live again.")
     }
   }
 }

@@ -17,7 +17,7 @@ struct NumberEntryTests {
       let model = makeFeature(count: 3, client: facts.client, provider: provider)
       let tap = Task { await model.numberEntered(1729) }
       let request = try await facts.nextRequest()
-      #expect(request.number == 1729 && model.count == 1729 && model.isLoading)
+      #expect(request.number == 1729 && model.state.count == 1729 && model.state.isLoading)
       request.answer("1729 is a taxicab number.")
       try await tap.value(timeout: .seconds(5))
       #expect(model.state == State(count: 1729, fact: liveFact(1729, "1729 is a taxicab number.")))
@@ -48,6 +48,6 @@ struct NumberEntryTests {
     let model = makeFeature(
       count: start, client: NumberFactClient.testValue, provider: UnimplementedTaskProvider())
     model.countStepped(by: delta)
-    #expect(model.count == end)
+    #expect(model.state.count == end)
   }
 }

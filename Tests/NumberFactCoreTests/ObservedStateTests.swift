@@ -16,7 +16,7 @@ struct ObservedStateTests {
     let model = makeFeature(count: 10, client: .offline, provider: LiveTaskProvider())
 
     Task { await model.getFactButtonTapped() }  // out of the test's reach
-    try await waitUntil(model) { $0.fact != nil }
+    try await waitUntil(model) { $0.state.fact != nil }
 
     #expect(try await model.state == State(count: 10, fact: offlineFact(10, .trivia)))
   }
@@ -27,23 +27,23 @@ struct ObservedStateTests {
     let model = makeFeature(client: facts.client, provider: LiveTaskProvider())
 
     Task { await model.getFactButtonTapped() }
-    try await waitUntil(model) { $0.isLoading }
-    #expect(model.fact == nil)
+    try await waitUntil(model) { $0.state.isLoading }
+    #expect(model.state.fact == nil)
     try await facts.nextRequest().answer("0 is even.")
-    try await waitUntil(model) { !$0.isLoading }
+    try await waitUntil(model) { !$0.state.isLoading }
     #expect(model.state == State(fact: liveFact(0, "0 is even.")))
   }
 
   @Test func conditionThatAlreadyHoldsReturnsAtOnce() async throws {
     let model = makeFeature(count: 3, client: .offline, provider: LiveTaskProvider())
-    try await waitUntil(model) { $0.count == 3 }
+    try await waitUntil(model) { $0.state.count == 3 }
   }
 
   @Test func timeoutReportsTheLastObservedState() async throws {
     let model = makeFeature(count: 3, client: .offline, provider: LiveTaskProvider())
     model.incrementButtonTapped()
     await #expect {
-      try await waitUntil(model, timeout: .milliseconds(20)) { $0.count == 100 }
+      try await waitUntil(model, timeout: .milliseconds(20)) { $0.state.count == 100 }
     } throws: { error in
       let description = String(describing: error)
       // The observable state, not the client or the provider the model holds.

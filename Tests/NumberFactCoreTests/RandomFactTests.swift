@@ -20,10 +20,11 @@ struct RandomFactTests {
       let model = makeFeature(count: 5, kind: .math, client: client, provider: provider)
       let tap = Task { await model.randomButtonTapped() }
       let call = try await asked.nextCall()
-      #expect(call.input == .math && model.isLoading && model.count == 5)
+      #expect(call.input == .math && model.state.isLoading && model.state.count == 5)
       call.answer(liveFact(4104, "4104 is a sum of two cubes in two ways.", kind: .math))
       try await tap.value(timeout: .seconds(5))
-      #expect(model.count == 4104 && model.fact?.number == 4104 && !model.isLoading)
+      #expect(
+        model.state.count == 4104 && model.state.fact?.number == 4104 && !model.state.isLoading)
     }
   }
 

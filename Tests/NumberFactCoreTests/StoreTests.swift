@@ -39,7 +39,7 @@ struct StoreTests {
 
       model.incrementButtonTapped()
       try await showFact("1 is one.", on: model, answering: facts)
-      #expect(model.fact?.text == "1 is one.")
+      #expect(model.state.fact?.text == "1 is one.")
       #expect(model.history.map(\.text) == ["0 is nothing.", "1 is one."])
       write.answer(())
       try await disk.nextWrite().answer(())
@@ -81,10 +81,10 @@ struct StoreTests {
         try await disk.nextWrite().fail(FactStoreError.diskFull(path: "/full/store.sqlite"))
       }
       try await provider.waitForAll()
-      #expect(model.fact?.text == "fact 2")
-      #expect(model.errorMessage == nil)
+      #expect(model.state.fact?.text == "fact 2")
+      #expect(model.state.errorMessage == nil)
       #expect(
-        model.storeMessage
+        model.state.storeMessage
           == "The disk holding /full/store.sqlite is full; facts are not remembered until there is room."
       )
     }
@@ -101,9 +101,9 @@ struct StoreTests {
         count: 2, client: .seenFirst(store: store), store: nil, provider: provider,
         now: { Self.now })
       model.requestFact()
-      #expect(model.fact?.text == "two")
-      #expect(model.fact?.source == .stored)
-      #expect(!model.isLoading)
+      #expect(model.state.fact?.text == "two")
+      #expect(model.state.fact?.source == .stored)
+      #expect(!model.state.isLoading)
       try await provider.waitForAll()
     }
   }
@@ -115,12 +115,12 @@ struct StoreTests {
       let model = makeFeature(
         client: facts.client, store: nil, provider: provider, now: { Self.now })
       model.requestFact()
-      #expect(model.isLoading)
-      #expect(model.fact == nil)
+      #expect(model.state.isLoading)
+      #expect(model.state.fact == nil)
       try await facts.nextRequest().answer("0 is nothing.")
       try await provider.waitForAll()
-      #expect(model.fact?.text == "0 is nothing.")
-      #expect(!model.isLoading)
+      #expect(model.state.fact?.text == "0 is nothing.")
+      #expect(!model.state.isLoading)
     }
   }
 
@@ -136,11 +136,11 @@ struct StoreTests {
       #expect(model.history.map(\.text) == ["two", "one"])
       #expect(model.historyPosition == HistoryPosition(number: 2, of: 2))
       // The person had moved already: the stored session does not undo it.
-      #expect(model.count == 1)
-      #expect(model.kind == .trivia)
+      #expect(model.state.count == 1)
+      #expect(model.state.kind == .trivia)
       try await disk.nextWrite().answer(())
       model.oldestFactButtonTapped()
-      #expect(model.fact?.text == "two")
+      #expect(model.state.fact?.text == "two")
       try await provider.waitForAll()
     }
   }

@@ -41,7 +41,7 @@ struct AppAssemblyTests {
     // The first frame is drawn once the read is spawned; then wait for the read.
     try await app.frame(containing: "Count  5")
     try await provider.waitForAll()
-    #expect(app.model.count == 5)
+    #expect(app.model.state.count == 5)
     app.press(.left)
     try await app.frame(containing: "41 is prime.")
     #expect(await app.quit() == .quit)

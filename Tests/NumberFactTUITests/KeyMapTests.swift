@@ -65,7 +65,7 @@ import Testing
     let app = AppScript(count: 5)
     app.terminal.type("g6\r")
     try await app.facts.nextRequest().answer("6 is perfect.")
-    #expect(app.model.count == 6)
+    #expect(app.model.state.count == 6)
     _ = await app.quit()
   }
 }
