@@ -1,8 +1,8 @@
 /// The task running on the calling thread, as the explorer names tasks: by the address the
 /// runtime gives it.
-package enum RunningTask {
+enum RunningTask {
   /// Its address, or `nil` outside a task.
-  package static var address: UInt? {
+  static var address: UInt? {
     RuntimeHooks.currentTask().map { UInt(bitPattern: $0) }
   }
 }

@@ -26,7 +26,7 @@ public struct ExplorationFailure: Error, Sendable, CustomStringConvertible {
   public let nondeterminism: String?
 
   /// A failure, as the explorer reports one.
-  package init(
+  init(
     strategy: ExplorationStrategy, scheduleNumber: Int, replay: String, steps: [String],
     reason: String, departures: Int, nondeterminism: String? = nil
   ) {

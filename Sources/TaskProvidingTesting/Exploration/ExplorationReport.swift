@@ -48,7 +48,7 @@ public struct ExplorationReport: Sendable, CustomStringConvertible {
   }
 
   /// A report, as the explorer makes one.
-  package init(
+  init(
     strategy: ExplorationStrategy, schedules: Int, isComplete: Bool,
     boundLeftSchedulesOut: Bool = false, bound: Int? = nil, failure: ExplorationFailure?,
     nondeterminism: String? = nil, outsideWork: String? = nil

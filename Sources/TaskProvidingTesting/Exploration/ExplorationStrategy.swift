@@ -1,5 +1,4 @@
-/// How `explore` (in TaskProvidingTesting) makes each choice of a
-/// schedule: which of the scenario's ready jobs runs next (a task's start among them), which
+/// How `explore` makes each choice of a schedule: which of the scenario's ready jobs runs next (a task's start among them), which
 /// open call completes next and how, when the person's next action comes, and when the
 /// exploration's clock moves.
 public enum ExplorationStrategy: Sendable, Hashable, CustomStringConvertible {

@@ -6,7 +6,7 @@
 /// `C index` a candidate of a trapping schedule's reduction begins; `R payload` the report;
 /// `E` no candidate trapped; `T steps` the steps narrated up to a trap.
 @MainActor
-package final class ExplorationProgress {
+final class ExplorationProgress {
   private let file: OutputFile
   /// The narrator of the schedule being narrated, for the last words of a trap.
   private(set) var narrator: ScheduleNarrator?

@@ -1,16 +1,16 @@
 /// Runs a scenario's schedules as a strategy says, and turns the first failure into a
 /// report a person can act on: reduced, replayable and narrated step by step.
 @MainActor
-package struct Explorer {
+struct Explorer {
   let strategy: ExplorationStrategy
   let runner: ScheduleRunner
   /// Whether the exhaustive search keeps sleep sets; off only to measure what they save.
   private let reduces: Bool
   /// Whether a failure's steps are narrated; a child that only looks for traps skips the cost.
-  package var narrates = true
+  var narrates = true
 
   /// An explorer of the scenario `makeSetup` builds, once per schedule.
-  package init(
+  init(
     strategy: ExplorationStrategy, outsideWait: Duration?, jobBound: Duration? = nil,
     reduces: Bool = true, site: CallSite? = nil, progress: ExplorationProgress? = nil,
     makeSetup: @escaping @MainActor () -> ScheduleSetup
@@ -28,7 +28,7 @@ package struct Explorer {
 
   /// An exploration under way, one schedule a step: its strategy's search, then the
   /// reduction of the failure it found, then the narration of its steps.
-  package struct Course {
+  struct Course {
     fileprivate enum Phase {
       case replaying(ScheduleUnderWay<ReplayDecider>)
       case searching(any ScheduleSearch)
@@ -58,7 +58,7 @@ package struct Explorer {
   /// The exploration's course, or the run of only the schedule `replay` names.
   /// `narratingLater`: a failure's steps are kept in the course's narration, to be narrated off the
   /// main actor.
-  package func begin(replay: String?, narratingLater: Bool = false) -> Course {
+  func begin(replay: String?, narratingLater: Bool = false) -> Course {
     if let replay {
       switch ReplayString.decode(replay) {
       case .success(let departures):
@@ -153,7 +153,7 @@ package struct Explorer {
   }
 
   /// Explores, or runs only the schedule `replay` names, holding the main actor throughout.
-  package func run(replay: String?) -> ExplorationReport {
+  func run(replay: String?) -> ExplorationReport {
     defer { runner.watchdog?.stop() }
     var course = begin(replay: replay)
     while true {
@@ -164,7 +164,7 @@ package struct Explorer {
   /// Explores, or runs only the schedule `replay` names, giving the main actor back to other
   /// work between schedules once it has held it for a turn (``MainActorTurn``), and while a
   /// schedule waits for work outside its scope.
-  package func run(replay: String?) async -> ExplorationReport {
+  func run(replay: String?) async -> ExplorationReport {
     defer { runner.watchdog?.stop() }
     var course = begin(replay: replay, narratingLater: true)
     while true {
@@ -181,7 +181,7 @@ package struct Explorer {
 
   /// Runs the schedule `departures` names, an option no longer there taken as the default, as
   /// a reduction tries a candidate.
-  package func runLeniently(_ departures: [ReplayString.Departure]) {
+  func runLeniently(_ departures: [ReplayString.Departure]) {
     var decider = ReplayDecider(departures, lenient: true)
     _ = runner.run(&decider)
   }

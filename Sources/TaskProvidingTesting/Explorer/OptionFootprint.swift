@@ -95,7 +95,7 @@ struct OptionFootprint: Hashable {
 /// What an option belongs to, the same in every run that reaches it: PCT gives each its own
 /// priority, the outcomes of one call share theirs, and sleep sets know an option again by
 /// it. A value, not a string: it is made for every option of every decision.
-package enum OptionKey: Hashable, Sendable, CustomStringConvertible {
+enum OptionKey: Hashable, Sendable, CustomStringConvertible {
   /// A job of the task the scenario met `n`th.
   case task(Int)
   /// A turn of the actor the scenario met `n`th.
@@ -109,7 +109,7 @@ package enum OptionKey: Hashable, Sendable, CustomStringConvertible {
   /// The end of the earliest sleep, on the scope's virtual time.
   case sleeps
 
-  package var description: String {
+  var description: String {
     switch self {
     case .task(let number): "task \(number)"
     case .actor(let number): "actor \(number)"

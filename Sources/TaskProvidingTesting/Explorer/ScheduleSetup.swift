@@ -1,35 +1,35 @@
 /// One schedule of a scenario, as the side that knows the scenario sets it up for the
 /// explorer: how to start it, what it offers to choose, and what must hold.
 ///
-/// The explorer knows jobs, choices and checks, nothing of providers, calls or clocks; the
-/// `explore` function in TaskProvidingTesting builds one of these per schedule from the
-/// scenario's ``ManualTaskProvider``, its open calls and its clock.
-package struct ScheduleSetup {
+/// The explorer knows jobs, choices and checks, nothing of providers, calls or clocks;
+/// ``ExplorationSchedule`` builds one of these per schedule from the scenario's
+/// ``ManualTaskProvider``, its open calls and its clock.
+struct ScheduleSetup {
   /// Starts the scenario's task. Called once, while the schedule's scope adopts what it
   /// enqueues.
-  package var start: @MainActor () -> Void
+  var start: @MainActor () -> Void
   /// Whether the scenario has returned.
-  package var hasReturned: @MainActor () -> Bool
+  var hasReturned: @MainActor () -> Bool
   /// What the scenario threw, if it did.
-  package var thrown: @MainActor () -> String?
+  var thrown: @MainActor () -> String?
   /// The name of the first property that must always hold and does not, if any.
-  package var brokenInvariant: @MainActor () -> String?
+  var brokenInvariant: @MainActor () -> String?
   /// The name of the first property that must hold at the end and does not, if any.
-  package var brokenFinalCheck: @MainActor () -> String?
+  var brokenFinalCheck: @MainActor () -> String?
   /// The scenario's choices open now, in an order that is the same in every run. They are
   /// offered beside the ready jobs at every step; the clock, if offered, comes last, and the
   /// runner drops it while a job is ready.
-  package var choices: @MainActor () -> [ScheduleChoice]
+  var choices: @MainActor () -> [ScheduleChoice]
   /// What the scenario left unfinished, described for a person; empty when nothing is.
-  package var pendingWork: @MainActor () -> [String]
+  var pendingWork: @MainActor () -> [String]
   /// Ends what is still open (calls, sleeps) so the schedule's tasks can end.
-  package var cleanUp: @MainActor () -> Void
+  var cleanUp: @MainActor () -> Void
   /// How steps name the task whose handle has this address ("task #2 'tap'"), if the setup
   /// knows it (a task spawned through its provider).
-  package var taskLabel: @MainActor (UInt) -> String?
+  var taskLabel: @MainActor (UInt) -> String?
 
   /// A setup from its parts.
-  package init(
+  init(
     start: @escaping @MainActor () -> Void,
     hasReturned: @escaping @MainActor () -> Bool,
     thrown: @escaping @MainActor () -> String?,
@@ -54,27 +54,27 @@ package struct ScheduleSetup {
 
 /// An option the scenario offers the explorer at any step: a person's action, an answer or
 /// failure for an open call; and, once no job is ready, a move of the clock.
-package struct ScheduleChoice {
+struct ScheduleChoice {
   /// What sort of option it is.
-  package enum Kind: Sendable {
+  enum Kind: Sendable {
     case action, complete, time
   }
 
-  package let kind: Kind
+  let kind: Kind
   /// What the option belongs to, the same in every run.
-  package let key: OptionKey
+  let key: OptionKey
   /// How a schedule's steps name it.
-  package var label: String { makeLabel() }
+  var label: String { makeLabel() }
   /// The task an outcome wakes, by its address, when known.
-  package let wakes: UInt?
+  let wakes: UInt?
   /// Takes the option.
-  package let apply: @MainActor () -> Void
+  let apply: @MainActor () -> Void
   // Built only when asked: most schedules are never narrated, and formatting every option of
   // every step was a tenth of an exploration's time.
   private let makeLabel: () -> String
 
   /// An option.
-  package init(
+  init(
     kind: Kind, key: OptionKey,
     label: @escaping @autoclosure () -> String, wakes: UInt? = nil,
     apply: @escaping @MainActor () -> Void

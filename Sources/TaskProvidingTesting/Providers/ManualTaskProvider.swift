@@ -41,7 +41,7 @@ public final class ManualTaskProvider: TaskRecorder, @unchecked Sendable {
   /// a driver that orders their jobs itself (an exploration), where a held task's start
   /// would be a choice the runtime does not have, since `Task { }` on an actor starts in turn
   /// with that actor's jobs.
-  package init(holdsTasks: Bool) {
+  init(holdsTasks: Bool) {
     super.init(base: LiveTaskProvider(), holdsTasks: holdsTasks)
   }
 
@@ -195,13 +195,13 @@ public final class ManualTaskProvider: TaskRecorder, @unchecked Sendable {
 
   /// Releases every held task, oldest first, without waiting: how a scope ends tasks the
   /// test left held, after cancelling them.
-  package func releaseAll() {
+  func releaseAll() {
     while gates?.release() != nil {}
   }
 
   /// The record of the task spawned here whose handle has this address, as the runtime
   /// knows the task, if there is one.
-  package func record(forTaskAt address: UInt) -> TaskRecord? {
+  func record(forTaskAt address: UInt) -> TaskRecord? {
     ledger.index(ofTaskAt: address).map(ledger.record)
   }
 }

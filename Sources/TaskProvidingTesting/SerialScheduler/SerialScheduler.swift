@@ -123,7 +123,7 @@ public func withSerialScheduler<R: Sendable>(
 
 /// ``withSerialScheduler(order:timeout:fileID:filePath:line:column:_:)-76ht2``, failing at `site`.
 @MainActor
-package func runSerially<R: Sendable>(
+func runSerially<R: Sendable>(
   order: JobOrder = .fifo, timeout: Duration, at site: CallSite,
   waitsForCancelledBody: Bool = false,
   _ body: @escaping @MainActor () async throws -> R
@@ -138,7 +138,7 @@ package func runSerially<R: Sendable>(
 /// The `async` ``withSerialScheduler(order:timeout:fileID:filePath:line:column:_:)-76ht2``, failing
 /// at `site`.
 @MainActor
-package func runSerially<R: Sendable>(
+func runSerially<R: Sendable>(
   order: JobOrder = .fifo, timeout: Duration, at site: CallSite,
   waitsForCancelledBody: Bool = false,
   _ body: @escaping @MainActor () async throws -> R

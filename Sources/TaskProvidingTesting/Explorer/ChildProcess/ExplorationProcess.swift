@@ -24,7 +24,7 @@ import Testing
 @MainActor
 package enum ExplorationProcess {
   /// Set to `1` to explore in the test process (faster to start; a trap ends the test run).
-  package static let inProcessVariable = "TASK_PROVIDING_EXPLORE_IN_PROCESS"
+  static let inProcessVariable = "TASK_PROVIDING_EXPLORE_IN_PROCESS"
   private static let childVariable = "TASK_PROVIDING_EXPLORATION_CHILD"
 
   /// The reports of the explorations each test has run so far, in order.
@@ -33,7 +33,7 @@ package enum ExplorationProcess {
   private static var reached: [String: Int] = [:]
 
   /// Whether this process is a child exploring for a test process.
-  package static var isChild: Bool { ChildRequest.current != nil }
+  static var isChild: Bool { ChildRequest.current != nil }
 
   /// Outside a test, the exploration `body` runs and the arguments that make a copy of this
   /// program run it again, and nothing before it: a program that is not a test (a benchmark)
@@ -58,7 +58,7 @@ package enum ExplorationProcess {
 
   /// Runs the exploration `make` builds where it belongs, and returns its report, holding the
   /// main actor throughout, the wait for a child included.
-  package static func run(
+  static func run(
     replay: String?, site: CallSite, strategy: ExplorationStrategy,
     _ make: (ExplorationProgress?) -> Explorer
   ) -> ExplorationReport {
@@ -75,7 +75,7 @@ package enum ExplorationProcess {
 
   /// Runs the exploration `make` builds where it belongs, and returns its report, giving the
   /// main actor back between schedules and while a child explores.
-  package static func run(
+  static func run(
     replay: String?, site: CallSite, strategy: ExplorationStrategy,
     _ make: (ExplorationProgress?) -> Explorer
   ) async -> ExplorationReport {
@@ -300,7 +300,7 @@ struct ChildCall: Sendable {
 }
 
 /// The route a test's explorations take, as its traits set it.
-package enum ExplorationRoute {
+enum ExplorationRoute {
   /// Whether the current test explores in process only (the `exploresInProcess` trait).
   @TaskLocal package static var inProcess = false
 }
