@@ -14,17 +14,17 @@ import TaskProviding
 ///   same way every time. Under ``JobOrder/random(seed:)`` each seed gives another legal
 ///   interleaving, and the same seed the same one: run a test under many seeds to show it
 ///   holds in every order, and replay a failing seed.
-/// - **Speed.** A job on the main actor costs a thread wake-up when the runtime schedules it
-///   (20–30 µs on a small Linux machine); here it runs in the same loop as the one before it
-///   (about a microsecond).
+/// - **Speed.** A job on the main actor costs a thread wake-up when the runtime schedules it;
+///   here it runs in the same loop as the one before it.
 ///
 /// ```swift
-/// @Test @MainActor func outOfOrder() throws {
+/// @Test @MainActor func theLatestSearchWins() throws {
 ///   try withSerialScheduler {
-///   let facts = ControlledNumberFactClient(cancellation: .ignore)
-///   let model = Model(client: facts.client)
-///   let first = Task { await model.tap() }
-///   …
+///     let search = ControlledFunction<String, [String]>("search")
+///     let model = SearchModel(search: search.function)
+///     Task { await model.typed("sw") }
+///     Task { await model.typed("swift") }
+///     …
 ///   }
 /// }
 /// ```
