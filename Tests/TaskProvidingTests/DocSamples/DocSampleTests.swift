@@ -111,4 +111,39 @@ import Testing
       ? String(watched[2]) : last
     #expect(ran == String(command))
   }
+
+  /// A sample file whose header says "The sample "NAME" of A.md and B.md" is quoted by
+  /// exactly those documents, so the header sends a reader to the right page.
+  @Test func eachSampleFileNamesTheDocumentsThatQuoteIt() throws {
+    let folder = "Tests/TaskProvidingTests/DocSamples/Samples"
+    let files = try FileManager.default.contentsOfDirectory(
+      atPath: Self.root.appending(path: folder).path
+    ).filter { $0.hasSuffix(".swift") }
+    var marked: [String: Set<String>] = [:]
+    for document in Self.documents {
+      for block in try Self.blocks(in: document) {
+        if let name = block.name {
+          marked[name, default: []].insert(String(document.split(separator: "/").last!))
+        }
+      }
+    }
+    var checked = 0
+    for file in files {
+      let header = try Self.read("\(folder)/\(file)").split(separator: "\n").prefix {
+        $0.hasPrefix("//")
+      }
+      .map { $0.dropFirst(2).trimmingCharacters(in: .whitespaces) }.joined(separator: " ")
+      guard let said = header.firstMatch(of: /^The samples? (.*?) of (.*?), whole/) else {
+        continue
+      }
+      let names = String(said.1).matches(of: /"([^"]+)"/).map { String($0.1) }
+      let named = Set(
+        String(said.2).split(separator: " and ").flatMap { $0.split(separator: ", ") }
+          .map(String.init))
+      let quoting = names.reduce(into: Set<String>()) { $0.formUnion(marked[$1] ?? []) }
+      checked += 1
+      #expect(named == quoting, "\(file) names \(named.sorted()); quoted by \(quoting.sorted())")
+    }
+    #expect(checked > 10)
+  }
 }
