@@ -244,7 +244,7 @@ let package = Package(
     .executableTarget(
       name: "numberfact-bench",
       dependencies: [
-        "numberfact",  // built alongside, for section 5 to drive
+        "numberfact",  // built alongside, for the app's section to drive
         "ConcurrencyBugCatalog",
         "ExplorationScenarios",
         "FactClient",

@@ -299,3 +299,58 @@ func reap(_ pid: pid_t, timeout: Duration) throws -> Int32 {
   let signal = status & 0x7F
   return signal == 0 ? (status >> 8) & 0xFF : 128 + signal
 }
+
+extension Report {
+  func appSection() -> [String] {
+    guard !app.isEmpty else { return [] }
+    struct Figures {
+      let launch, p50, p99, early, late, idle, idleBytes, peak: Summary
+
+      init(_ runs: [AppRun]) {
+        let tenth = { (run: AppRun, last: Bool) -> Double in
+          let count = max(1, run.keyLatencies.count / 10)
+          let part = last ? run.keyLatencies.suffix(count) : run.keyLatencies.prefix(count)
+          return percentile(Array(part), 0.5) * 1000
+        }
+        launch = Summary(runs.map { $0.launchSeconds * 1000 })
+        p50 = Summary(runs.map { percentile($0.keyLatencies, 0.5) * 1000 })
+        p99 = Summary(runs.map { percentile($0.keyLatencies, 0.99) * 1000 })
+        early = Summary(runs.map { tenth($0, false) })
+        late = Summary(runs.map { tenth($0, true) })
+        idle = Summary(runs.map(\.idleCPUSeconds))
+        idleBytes = Summary(runs.map { Double($0.idleBytes) })
+        peak = Summary(runs.map { megabytes(Double($0.peakResidentBytes)) })
+      }
+    }
+    let ours = Figures(app)
+    let base = appBaseline.isEmpty ? nil : Figures(appBaseline)
+    let row = { (name: String, value: (Figures) -> String) in
+      "| \(name) | \(value(ours)) | \(base.map(value) ?? "not built (no C compiler)") |"
+    }
+    return [
+      "", "## The app", "",
+      "`numberfact --source offline` on a pseudo-terminal of 80×24 (`TERM=xterm-256color`), "
+        + "opening the store an untimed run made before them, as every day after the first does, "
+        + "beside a minimal C program that draws the same first screen with ncurses and counts "
+        + "on `+` (Benchmarks/numberfact-bench/Baseline.swift), in the same runs. A press is "
+        + "`+`, written after the previous press was drawn; its latency ends when "
+        + "the frame showing the new count has been read. Idle: "
+        + "\(plan.idle) with no input, after the presses.", "",
+      "| Figure | numberfact | minimal C ncurses |", "|---|---:|---:|",
+      row("Launch to first frame, ms") { $0.launch.formatted(1) },
+      row("Key press to screen, p50 over \(plan.presses.formatted()), ms") { $0.p50.formatted(2) },
+      row("Key press to screen, p99, ms") { $0.p99.formatted(2) },
+      row("p50 of the first tenth of the presses, ms") { $0.early.formatted(2) },
+      row("p50 of the last tenth of the presses, ms") { $0.late.formatted(2) },
+      row("CPU while idle for \(plan.idle), s") { $0.idle.formatted(2) },
+      row("Bytes drawn while idle") { $0.idleBytes.formatted(0) },
+      row("Peak RSS, MiB") { $0.peak.formatted(1) },
+      "",
+      "Targets for numberfact: first frame ≤ 20 ms ("
+        + (ours.launch.median <= 20 ? "met" : "not met") + "), key press p99 ≤ 0.4 ms ("
+        + (ours.p99.median <= 0.4 ? "met" : "not met") + "), peak RSS ≤ 20 MiB ("
+        + (ours.peak.median <= 20 ? "met" : "not met") + "). "
+        + "CPU is read from `/proc/PID/stat` in clock ticks of 10 ms: 0.00 means no tick.",
+    ]
+  }
+}

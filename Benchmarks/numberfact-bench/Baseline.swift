@@ -1,7 +1,7 @@
 import Foundation
 
 /// The smallest ncurses program that draws what the app's first screen draws and counts on
-/// `+`: the baseline for section 5's launch time, memory and key latency.
+/// `+`: the baseline for the app's launch time, memory and key latency.
 let minimalCursesProgram = #"""
   #include <curses.h>
   #include <locale.h>
@@ -47,7 +47,7 @@ extension Measure {
       try runCommand(["cc", "-O2", "-o", binary, source, "-lncursesw"])
     }
     guard status == 0 else {
-      log("5. no C baseline: cc failed (\(status)): \(output)")
+      log("the app: no C baseline: cc failed (\(status)): \(output)")
       return nil
     }
     return binary

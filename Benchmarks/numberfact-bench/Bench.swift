@@ -2,7 +2,7 @@ import ArgumentParser
 import Foundation
 import TaskProviding
 
-/// Measures the claims the project makes, and writes them to `docs/benchmarks.md`.
+/// Measures the claims the project makes, and writes them to `docs/benchmarks/numberfact-bench.md`.
 @main
 struct NumberFactBench: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
@@ -10,7 +10,7 @@ struct NumberFactBench: AsyncParsableCommand {
     abstract: "Measure determinism, recording scale, the app, the suite and the explorer.",
     discussion: """
       Run from the package root: swift run -c release numberfact-bench
-      The full run takes about fifteen minutes and rewrites docs/benchmarks.md. --quick runs \
+      The full run takes about fifteen minutes and rewrites docs/benchmarks/numberfact-bench.md. --quick runs \
       every section with small sizes, writes nothing unless --output is given, and fails \
       if a deterministic scenario fails even once.
       """,
@@ -40,7 +40,7 @@ struct Measure: AsyncParsableCommand {
 
   @Option(
     help: """
-      Where to write the report (default docs/benchmarks.md; none with --quick or --only, \
+      Where to write the report (default docs/benchmarks/numberfact-bench.md; none with --quick or --only, \
       whose report holds only the sections run).
       """)
   var output: String?
@@ -54,15 +54,16 @@ struct Measure: AsyncParsableCommand {
   @Option(
     parsing: .upToNextOption,
     help: """
-      Run only these sections: determinism, everyday, scale, app, suite, exploration, client, \
-      ownership, store, time (default: all). Sections 2 and 3 are Benchmarks/run's.
+      Run only these sections: determinism, everyday, scale, app, suite, exploration, \
+      sampling, reduction, client, ownership, store, time (default: all). Provider overhead \
+      and waiting cost are Benchmarks/run's (docs/benchmarks/toolkit.md).
       """)
   var only: [Section] = []
 
-  @Flag(help: "Skip timing the test suite (section 6).")
+  @Flag(help: "Skip timing the test suite (the test suite's section).")
   var skipSuite = false
 
-  @Flag(help: "Skip driving the app on a pseudo-terminal (section 5).")
+  @Flag(help: "Skip driving the app on a pseudo-terminal (the app's section).")
   var skipApp = false
 
   func validate() throws {
@@ -90,7 +91,6 @@ struct Measure: AsyncParsableCommand {
       plan: plan,
       command: "swift run -c \(plan.configuration) numberfact-bench"
         + (command.isEmpty ? "" : " " + command))
-    report.isWhole = only.isEmpty
     log("numberfact-bench: \(plan.runs) runs per figure, \(plan.configuration) build")
 
     let runs = { (section: Section) in only.isEmpty || only.contains(section) }
@@ -99,7 +99,7 @@ struct Measure: AsyncParsableCommand {
       report.everyday = try await everydayFigures(runs: plan.runs, tests: plan.everydayTests)
       for style in EverydayStyle.allCases {
         let figure = Summary(report.everyday?.microseconds[style] ?? [0])
-        log("1b. \(style.rawValue): \(figure.formatted(1)) µs/test")
+        log("everyday: \(style.rawValue): \(figure.formatted(1)) µs/test")
       }
     }
     if runs(.scale) { (report.scaleBaseline, report.scale) = try await recordingScale(plan) }
@@ -124,7 +124,8 @@ struct Measure: AsyncParsableCommand {
     print(markdown)
     // A run of some sections would replace the whole report with those sections alone: it
     // writes only where it is told to.
-    let destination = output ?? (quick || !only.isEmpty ? nil : "docs/benchmarks.md")
+    let destination =
+      output ?? (quick || !only.isEmpty ? nil : "docs/benchmarks/numberfact-bench.md")
     if let destination {
       try markdown.write(toFile: destination, atomically: true, encoding: .utf8)
       log("wrote \(destination)")
@@ -147,7 +148,7 @@ struct Measure: AsyncParsableCommand {
           let result = await measureDeterminism(scenario, approach, iterations: plan.iterations)
           row.runs[approach, default: []].append(result)
           log(
-            "1. \(scenario.rawValue), \(approach.rawValue), run \(run): "
+            "determinism: \(scenario.rawValue), \(approach.rawValue), run \(run): "
               + "\(result.failures)/\(plan.iterations) failed, "
               + Summary.format(result.microsecondsPerIteration, 1) + " µs/iteration")
         }
@@ -169,7 +170,7 @@ struct Measure: AsyncParsableCommand {
         let probe = try await probeInFreshProcess(tasks: tasks)
         probes.append(probe)
         log(
-          "4. \(tasks) tasks, run \(run): wait \(Summary.format(probe.waitSeconds, 3)) s, "
+          "recording scale: \(tasks) tasks, run \(run): wait \(Summary.format(probe.waitSeconds, 3)) s, "
             + "peak \(Summary.format(megabytes(Double(probe.peakResidentBytes)), 1)) MB")
       }
       rows.append(ScaleRow(tasks: tasks, probes: probes))
@@ -206,18 +207,18 @@ struct Measure: AsyncParsableCommand {
         }
         baselineRuns.append(base)
         log(
-          "5. run \(run): C baseline first frame \(Summary.format(base.launchSeconds * 1000, 1)) ms, "
+          "the app: run \(run): C baseline first frame \(Summary.format(base.launchSeconds * 1000, 1)) ms, "
             + "peak \(Summary.format(megabytes(Double(base.peakResidentBytes)), 1)) MiB")
       }
       let latencies = result.keyLatencies
       let tenth = max(1, latencies.count / 10)
       log(
-        "5. run \(run): p50 of the first tenth of presses "
+        "the app: run \(run): p50 of the first tenth of presses "
           + Summary.format(percentile(Array(latencies.prefix(tenth)), 0.5) * 1000, 2)
           + " ms, of the last tenth "
           + Summary.format(percentile(Array(latencies.suffix(tenth)), 0.5) * 1000, 2) + " ms")
       log(
-        "5. run \(run): first frame \(Summary.format(result.launchSeconds * 1000, 1)) ms, "
+        "the app: run \(run): first frame \(Summary.format(result.launchSeconds * 1000, 1)) ms, "
           + "p50 \(Summary.format(percentile(result.keyLatencies, 0.5) * 1000, 2)) ms, "
           + "idle CPU \(Summary.format(result.idleCPUSeconds, 2)) s, exit \(result.exitStatus)")
     }
@@ -228,7 +229,7 @@ struct Measure: AsyncParsableCommand {
     guard FileManager.default.fileExists(atPath: "Package.swift") else {
       throw ValidationError("Timing the suite needs the package root as the current directory.")
     }
-    log("6. warming the debug build: swift build --build-tests")
+    log("the test suite: warming the debug build: swift build --build-tests")
     let (status, output) = try await onOwnThread {
       try runCommand(["swift", "build", "--build-tests"])
     }
@@ -241,7 +242,7 @@ struct Measure: AsyncParsableCommand {
       let result = try await onOwnThread { try timeSuite() }
       runs.append(result)
       log(
-        "6. run \(run): swift test \(Summary.format(result.wallSeconds, 1)) s, exit \(result.status)"
+        "the test suite: run \(run): swift test \(Summary.format(result.wallSeconds, 1)) s, exit \(result.status)"
       )
     }
     return runs

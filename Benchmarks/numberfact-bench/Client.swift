@@ -3,7 +3,7 @@ import FactClientLive
 import Foundation
 import Glibc
 
-/// What section 8 measured: the fact client against a silent network, and the command's
+/// What the fact client's section measured: the fact client against a silent network, and the command's
 /// start-up.
 struct ClientFigures: Sendable {
   let wait: Duration
@@ -59,7 +59,7 @@ struct SilentListener: ~Copyable {
 /// Runs `binary` with `arguments`, output discarded; wall seconds and CPU seconds.
 ///
 /// No peak memory: `posix_spawn` starts the child on this process's memory, and the kernel
-/// carries that into the child's `ru_maxrss`. Section 5 reads the app's own from `/proc`.
+/// carries that into the child's `ru_maxrss`. The app's section reads the app's own from `/proc`.
 ///
 /// `environment` adds `NAME=value` entries to this process's environment for the child.
 func timedRun(
@@ -103,7 +103,7 @@ extension Measure {
       figures.liveWaitCPU.append(liveCPU)
       figures.offlineCPU.append(offlineCPU)
       log(
-        "8. run \(run): live wait \(Summary.format(liveCPU, 3)) s CPU, "
+        "the fact client: run \(run): live wait \(Summary.format(liveCPU, 3)) s CPU, "
           + "offline \(Summary.format(offlineCPU, 3)) s CPU")
       // Start-to-exit: alternate with /bin/true, several each, so both see the same machine.
       for _ in 0..<10 {
@@ -135,5 +135,48 @@ extension Measure {
     }
     await FactHTTP.shutDown()
     return figures
+  }
+}
+
+extension Report {
+  func clientSection() -> [String] {
+    guard let client else { return [] }
+    let milliseconds = { (values: [Double]) in Summary(values.map { $0 * 1000 }).formatted(1) }
+    let liveCPU = Summary(client.liveWaitCPU)
+    let offlineCPU = Summary(client.offlineCPU)
+    let waiting = liveCPU.median - offlineCPU.median
+    let later = Summary(client.laterAutoSeconds.map { $0 * 1000 })
+    return [
+      "", "## The fact client", "",
+      "The server is a port on 127.0.0.1 that accepts connections and never answers (the "
+        + "kernel completes the handshake; nobody reads the request): a blackholed network. "
+        + "CPU is the child's own (`wait4`); its memory is in the app's section.", "",
+      "| Run | CPU seconds |", "|---|---:|",
+      "| `numberfact fact 5 --source live --timeout \(client.wait.seconds)`, waiting the whole "
+        + "time | \(liveCPU.formatted(3)) |",
+      "| `numberfact fact 5 --source offline` (baseline: start-up and exit) | "
+        + "\(offlineCPU.formatted(3)) |",
+      "",
+      "CPU used by the wait itself, live minus offline medians: **"
+        + Summary.format(max(waiting, 0), 3) + " s** in \(client.wait.seconds) s (target ≤ 0.02 s: "
+        + (liveCPU.median <= 0.02 || waiting <= 0.02 ? "met" : "not met") + ").", "",
+      "| Start to exit | ms |", "|---|---:|",
+      "| `numberfact fact 5 --source offline` | \(milliseconds(client.offlineWall)) |",
+      "| `/bin/true` (baseline: spawning anything) | \(milliseconds(client.trueWall)) |",
+      "",
+      "`auto` in one process (`NumberFactClient.auto`, timeout a quarter of the wait above):",
+      "",
+      "| Request | ms |", "|---|---:|",
+      "| The first, which meets the silent server and times out | "
+        + "\(milliseconds(client.firstAutoSeconds)) |",
+      "| Each of the next 20, inside the back-off | \(later.formatted(3)) |",
+      "| The same requests to the offline client (baseline) | "
+        + "\(Summary(client.offlineSeconds.map { $0 * 1000 }).formatted(3)) |",
+      "| The first, against a port where nothing listens (refused) | "
+        + "\(milliseconds(client.refusedAutoSeconds)) |",
+      "",
+      "Offline answers inside the back-off: **\(Summary.format(later.median, 3)) ms** "
+        + "(target ≤ 50 ms: " + (later.max <= 50 ? "met" : "not met") + ").",
+    ]
   }
 }

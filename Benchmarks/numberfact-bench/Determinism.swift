@@ -5,6 +5,7 @@
 
 import ConcurrencyExtras
 import FeatureScenarios
+import Foundation
 import NumberFactCore
 import NumberFactTesting
 import TaskProviding
@@ -209,4 +210,47 @@ func measureSerially(_ scenario: Scenario, iterations: Int) -> DeterminismRun {
     failures: failures,
     microsecondsPerIteration: elapsed.seconds * 1e6 / Double(iterations),
     firstFailure: firstFailure)
+}
+
+extension Report {
+  func determinismSection() -> [String] {
+    guard !determinism.isEmpty else { return [] }
+    var lines = [
+      "", "## Determinism", "",
+      "Each scenario \(plan.iterations.formatted()) times per run, in one process. *Ours* "
+        + "is the test suite's own scenario (Tests/FeatureScenarios), which synchronizes on "
+        + "the controlled client's requests and on the tasks' ends, with a recording task "
+        + "provider, each iteration under `withSerialScheduler`, as the suite's repetition "
+        + "tests run it. *Ours, default executors* is the same code without "
+        + "the scheduler: each hand-over between the test and the main-actor model is then a "
+        + "main-actor job, which costs a thread wake-up. *Naive* is the articles' starting "
+        + "point: an ordinary async test function spawns `Task { await "
+        + "model.getFactButtonTapped() }`, yields once (or calls `Task.megaYield()`, 20 "
+        + "yields), then asserts; the mock client answers after one `Task.yield()`.", "",
+      "| Scenario | "
+        + Approach.allCases.map { "\($0.rawValue): failures" }.joined(separator: " | ")
+        + " | " + Approach.allCases.map { "\($0.rawValue): µs/iteration" }.joined(separator: " | ")
+        + " | ours ÷ naive one-yield |",
+      "|---" + String(repeating: "|---:", count: Approach.allCases.count * 2 + 1) + "|",
+    ]
+    for row in determinism {
+      let failures = Approach.allCases.map {
+        "\(row.failures($0).formatted(0)) / \(plan.iterations.formatted())"
+      }
+      let speeds = Approach.allCases.map { row.microseconds($0).formatted(1) }
+      let ratio = Summary.format(
+        row.microseconds(.ours).median / row.microseconds(.naiveYield).median, 2)
+      lines.append(
+        "| \(row.scenario.rawValue) | " + (failures + speeds + [ratio]).joined(separator: " | ")
+          + " |")
+    }
+    let examples = determinism.compactMap { row in
+      row.firstFailure(.naiveYield).map { "\(row.scenario.rawValue): \($0)" }
+    }
+    if !examples.isEmpty {
+      lines += ["", "How the naive tests failed (first failure of each):", ""]
+      lines += examples.map { "- \($0)" }
+    }
+    return lines
+  }
 }

@@ -1,4 +1,4 @@
-// Section 7: schedule exploration. How fast the explorer runs schedules, how many distinct
+// How fast the explorer runs schedules, how many distinct
 // schedules each scenario has, how soon each strategy finds each flawed model, and the same
 // for the catalog of classic concurrency bugs, with the order of ready jobs a choice.
 
@@ -88,7 +88,7 @@ func asyncExplorationSeconds() async -> Double {
     var runs: [Double] = []
     for _ in 0..<11 { runs.append(await space()) }
     let seconds = runs.sorted()[runs.count / 2]
-    log("7. \(scenario.rawValue), async explore: \(seconds) s (median of 11)")
+    log("exploration: \(scenario.rawValue), async explore: \(seconds) s (median of 11)")
     total += seconds
   }
   return total
@@ -125,7 +125,8 @@ func explorationFigures(seeds: Int) -> ExplorationFigures {
       let runs = (0..<11).map { _ in space() }
       let seconds = runs.map(\.seconds).sorted()[runs.count / 2]
       let schedules = runs[0].schedules
-      log("7. \(scenario.rawValue): \(schedules) schedules in \(seconds) s (median of 11)")
+      log(
+        "exploration: \(scenario.rawValue): \(schedules) schedules in \(seconds) s (median of 11)")
       spaces.append(SpaceRow(scenario: scenario, schedules: schedules, seconds: seconds))
     }
     var flaws: [FlawRow] = []
@@ -144,7 +145,9 @@ func explorationFigures(seeds: Int) -> ExplorationFigures {
         explore(.pct(seed: UInt64(seed), schedules: 100_000, depth: 3), build).failure?
           .scheduleNumber ?? 100_000
       }
-      log("7. \(flaw.rawValue): exhaustive \(exhaustive ?? -1), random \(random), PCT \(pct)")
+      log(
+        "exploration: \(flaw.rawValue): exhaustive \(exhaustive ?? -1), random \(random), PCT \(pct)"
+      )
       flaws.append(
         FlawRow(flaw: flaw, scenario: scenario, exhaustive: exhaustive, random: random, pct: pct))
     }
@@ -167,7 +170,7 @@ func explorationFigures(seeds: Int) -> ExplorationFigures {
           .failure?.scheduleNumber
       }
       log(
-        "7. \(entry.name): twin \(twin.schedules) schedules in \(seconds) s "
+        "exploration: \(entry.name): twin \(twin.schedules) schedules in \(seconds) s "
           + "(\(unreduced.schedules) without sleep sets), bug found at "
           + "\(bug.failure?.scheduleNumber ?? -1) and reported in \(bugSeconds) s, PCT "
           + pct.map { $0.map(String.init) ?? "none" }.joined(separator: ", "))
@@ -180,5 +183,90 @@ func explorationFigures(seeds: Int) -> ExplorationFigures {
           departures: bug.failure?.departures, pct: pct))
     }
     return ExplorationFigures(spaces: spaces, flaws: flaws, catalog: catalog, seeds: seeds)
+  }
+}
+
+extension Report {
+  func explorationSection() -> [String] {
+    guard let exploration else { return [] }
+    var lines = [
+      "", "## Schedule exploration", "",
+      "`explore(_:)` on the feature's scenarios (ExplorationTests): every schedule of each, "
+        + "on the real model, then how soon each strategy finds each flawed copy. A schedule "
+        + "is one order of the person's actions, the fact requests' answers or failures, and "
+        + "the scenario's ready jobs (each task's start among them) wherever more than one is "
+        + "ready, with at most one departure from enqueue order while a job is ready (the "
+        + "space ExplorationTests asserts).", "",
+      "| Scenario | Distinct schedules | Seconds, all of them (median of 11) | Schedules per second |",
+      "|---|---:|---:|---:|",
+    ]
+    for row in exploration.spaces {
+      let pace = Double(row.schedules) / max(row.seconds, 1e-9)
+      lines.append(
+        "| \(row.scenario.rawValue) | \(row.schedules) | \(Summary.format(row.seconds, 4)) | "
+          + "\(Summary.format(pace, 0)) |")
+    }
+    let pace = exploration.schedulesPerSecond
+    lines += [
+      "",
+      "Schedules per second over them all, after one warm-up run of each: "
+        + "**\(Summary.format(pace, 0))** (goal: 10,000 or more: "
+        + (pace >= 10_000 ? "met" : "not met") + ")."
+        + (exploration.asyncSeconds.map { seconds in
+          " Through the `async` `explore`, which gives the main actor back between schedules "
+            + "(a turn of a few milliseconds), the same schedules run at **"
+            + Summary.format(
+              Double(exploration.spaces.map(\.schedules).reduce(0, +)) / max(seconds, 1e-9), 0)
+            + "** per second."
+        } ?? ""), "",
+      "Schedules run until the first failure (median of \(exploration.seeds) seeds for random "
+        + "and PCT, depth 3; exhaustive is depth first and the same every time):", "",
+      "| Flawed model | Scenario | Exhaustive | Random | PCT |", "|---|---|---:|---:|---:|",
+    ]
+    for row in exploration.flaws {
+      let random = Summary(row.random.map(Double.init)).formatted(0)
+      let pct = Summary(row.pct.map(Double.init)).formatted(0)
+      lines.append(
+        "| \(row.flaw.rawValue) | \(row.scenario.rawValue) | "
+          + "\(row.exhaustive.map(String.init) ?? "not found") | \(random) | \(pct) |")
+    }
+    guard !exploration.catalog.isEmpty else { return lines }
+    lines += [
+      "", "### The catalog of classic bugs", "",
+      "`Tests/ConcurrencyBugCatalog`: each bug in plain Swift and its fixed twin. For the twin, "
+        + "`explore(.exhaustive())` with its default arguments (rounds of a growing bound on "
+        + "departures from enqueue order, sleep sets on), how long it took, and the same search "
+        + "with sleep sets off (\"(all)\": every schedule of the space was run); for the bug, the "
+        + "exhaustive search's first failing schedule, the time from the start of `explore` to "
+        + "its reduced, told report, how many departures the reduced failure needs, and PCT's "
+        + "schedules until the first failure under \(exploration.seeds) seeds (100 at most).", "",
+      "| Bug | Twin: schedules | Twin: ms | Twin without sleep sets | Bug: exhaustive | "
+        + "Bug: found and told, ms | Departures | Bug: PCT |",
+      "|---|---:|---:|---:|---:|---:|---:|---|",
+    ]
+    for row in exploration.catalog {
+      let pct = row.pct.map { $0.map(String.init) ?? "none" }.joined(separator: ", ")
+      lines.append(
+        "| \(row.name) | \(row.twinSchedules)\(row.twinBoundLeftOut ? "" : " (all)") | "
+          + "\(Summary.format(row.twinSeconds * 1_000, 2)) | "
+          + "\(row.twinUnreduced)\(row.twinUnreducedComplete ? " (all)" : "") | "
+          + "\(row.exhaustive.map(String.init) ?? "not found") | "
+          + "\(Summary.format(row.bugSeconds * 1_000, 1)) | "
+          + "\(row.departures.map(String.init) ?? "–") | \(pct) |")
+    }
+    lines += [
+      "",
+      "Schedules per second over the twins: "
+        + "**\(Summary.format(exploration.catalogSchedulesPerSecond, 0))** (goal: 10,000 or "
+        + "more: \(exploration.catalogSchedulesPerSecond >= 10_000 ? "met" : "not met")). The "
+        + "time to find and tell a bug is mostly the telling: each step's source line is read "
+        + "from the binary's line tables, tens of milliseconds a line.",
+      "",
+      "How soon each sampler (random, PCT, partial order sampling, the uniform walk) finds "
+        + "every bug of the catalog and every failure found in peer code, over twenty seeds, "
+        + "and how many schedules cover each twin with and without each reduction: "
+        + "[benchmarks/sampling.md](docs/benchmarks/sampling.md).",
+    ]
+    return lines
   }
 }

@@ -1,4 +1,4 @@
-// Section 9: ownership. Another test's round trips, measured alone and beside schedulers
+// Another test's round trips, measured alone and beside schedulers
 // running back to back on the main actor, in the same run: a scheduler owns its own jobs and
 // nothing else, so the other test's jobs should neither run on its thread nor wait for it.
 
@@ -87,10 +87,38 @@ func ownershipFigures(_ plan: Plan) async -> OwnershipFigures {
       alone: alone, beside: besideTimes, schedulers: schedulers, onDriver: onDriver)
     runs.append(result)
     log(
-      "9. run \(run): alone p50 \(Summary.format(percentile(alone, 0.5), 1)) µs, "
+      "ownership: run \(run): alone p50 \(Summary.format(percentile(alone, 0.5), 1)) µs, "
         + "p99 \(Summary.format(percentile(alone, 0.99), 1)) µs; beside \(schedulers) "
         + "schedulers p50 \(Summary.format(percentile(besideTimes, 0.5), 1)) µs, "
         + "p99 \(Summary.format(percentile(besideTimes, 0.99), 1)) µs; on the driver: \(onDriver)")
   }
   return OwnershipFigures(trips: trips, runs: runs)
+}
+
+extension Report {
+  func ownershipSection() -> [String] {
+    guard let ownership else { return [] }
+    let alone50 = ownership.percentile(0.5, beside: false)
+    let alone99 = ownership.percentile(0.99, beside: false)
+    let beside50 = ownership.percentile(0.5, beside: true)
+    let beside99 = ownership.percentile(0.99, beside: true)
+    let schedulers = Summary(ownership.runs.map { Double($0.schedulers) })
+    let onDriver = ownership.runs.map(\.onDriver).reduce(0, +)
+    let difference = Summary(
+      ownership.runs.map { percentile($0.beside, 0.99) - percentile($0.alone, 0.99) })
+    return [
+      "", "## Another test beside a scheduler", "",
+      "A detached loop of \(ownership.trips) round trips (a `Task.yield()`, which passes the "
+        + "runtime's enqueue hook, then a call on an actor), timed one by one: alone, then while "
+        + "the main actor runs `withSerialScheduler` back to back (a feature scenario each time) "
+        + "until the loop ends. Microseconds per round trip.", "",
+      "| | p50 | p99 |", "|---|---:|---:|",
+      "| Alone | \(alone50.formatted(1)) | \(alone99.formatted(1)) |",
+      "| Beside schedulers | \(beside50.formatted(1)) | \(beside99.formatted(1)) |",
+      "",
+      "p99 beside minus p99 alone: **\(difference.formatted(1)) µs** (goal: within 1,000 µs). "
+        + "Schedulers run meanwhile: \(schedulers.formatted(0)). Round trips that ran on a "
+        + "scheduler's thread while it drove it: **\(onDriver)** (goal: 0).",
+    ]
+  }
 }

@@ -1,4 +1,4 @@
-// Section 4: what recording N tasks costs, each size in a process of its own so its peak
+// what recording N tasks costs, each size in a process of its own so its peak
 // memory is its own (the toolkit's package-benchmark figures share one process).
 
 import Foundation
@@ -61,4 +61,44 @@ func runScaleProbe(tasks: Int) async throws -> ScaleProbe {
     laterWaitMicroseconds: percentile(later, 0.5),
     peakResidentBytes: peak,
     records: records)
+}
+
+extension Report {
+  func scaleSection() -> [String] {
+    guard !scale.isEmpty else { return [] }
+    var lines = [
+      "", "## Recording scale", "",
+      "A `RecordingTaskProvider` records N tasks, every tenth of which spawns a child "
+        + "through it, then `waitForAll()`. Each size runs in a fresh process, so the peak "
+        + "resident memory is its own; it includes the runtime and the tasks still alive "
+        + "while the loop spawns. *Later wait* is one more task spawned and awaited after all of them have "
+        + "finished and stay recorded: the median of 100 such waits.", "",
+      "| Tasks (+ children) | Spawn s | `waitForAll()` s | µs per task, total | Later wait µs "
+        + "| Peak RSS MB | Bytes per task above an empty probe |",
+      "|---|---:|---:|---:|---:|---:|---:|",
+    ]
+    let baseline = scaleBaseline?.median ?? 0
+    for row in scale {
+      lines.append(
+        "| \(row.tasks.formatted()) (+ \(((row.tasks + 9) / 10).formatted())) "
+          + "| \(row.spawn.formatted(3)) | \(row.wait.formatted(3)) "
+          + "| \(row.microsecondsPerTask.formatted(2)) | \(row.laterWait.formatted(1)) "
+          + "| \(row.peak.formatted(1)) | \(row.bytesPerTask(above: baseline).formatted(0)) |")
+    }
+    if let scaleBaseline {
+      lines += [
+        "",
+        "An empty probe peaks at \(Summary.format(megabytes(scaleBaseline.median), 1)) MB.",
+      ]
+    }
+    if let first = scale.first, let last = scale.last, scale.count > 1 {
+      let growth = last.microsecondsPerTask.median / first.microsecondsPerTask.median
+      lines += [
+        "",
+        "Time per task at \(last.tasks.formatted()) is \(Summary.format(growth, 2))× that at "
+          + "\(first.tasks.formatted()).",
+      ]
+    }
+    return lines
+  }
 }

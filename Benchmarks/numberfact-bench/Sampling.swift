@@ -8,7 +8,10 @@ import TaskProvidingTesting
 
 /// The strategies that sample a space rather than walk it, in the order the figure shows.
 enum Sampler: String, CaseIterable, Sendable {
-  case random, pct = "PCT", pos = "POS", uniformWalk = "uniform walk"
+  case random
+  case pct = "PCT"
+  case pos = "POS"
+  case uniformWalk = "uniform walk"
 
   func strategy(seed: UInt64, schedules: Int) -> ExplorationStrategy {
     switch self {

@@ -69,3 +69,26 @@ func testDurations(in output: String) -> [(name: String, seconds: Double)] {
   }
   return durations
 }
+
+extension Report {
+  func suiteSection() -> [String] {
+    guard !suite.isEmpty else { return [] }
+    let wall = Summary(suite.map(\.wallSeconds))
+    // The slowest tests of the run whose wall time is the median.
+    let middle = suite.sorted { $0.wallSeconds < $1.wallSeconds }[suite.count / 2]
+    let slowest = middle.testSeconds.sorted { $0.seconds > $1.seconds }.prefix(10)
+    var lines = [
+      "", "## The test suite", "",
+      "`swift test` after `swift build --build-tests` (a debug build, as CI runs it). Tests "
+        + "run in parallel, so a test's time includes waiting for the machine.", "",
+      "Wall time: **\(wall.formatted(1)) s**.", "",
+      "Slowest ten tests (the median run):", "",
+      "| Test | Seconds |", "|---|---:|",
+    ]
+    lines += slowest.map {
+      "| \($0.name.replacingOccurrences(of: "|", with: "\\|")) "
+        + "| \(Summary.format($0.seconds, 3)) |"
+    }
+    return lines
+  }
+}

@@ -1,4 +1,4 @@
-// Section 11: code that sleeps. A 300 ms debounce typed into quickly ("s", "sw", "swift":
+// A 300 ms debounce typed into quickly ("s", "sw", "swift":
 // one search, for "swift"), tested two ways side by side in one run: with plain `Task.sleep`
 // under the serial scheduler (the scope's virtual time), and with swift-clocks' `TestClock`
 // injected and advanced right after the keystrokes, as adopters write it without a scope.
@@ -7,6 +7,7 @@
 
 import Clocks
 import ConcurrencyExtras
+import Foundation
 import TaskProvidingTesting
 
 struct TimeFigures: Sendable {
@@ -85,15 +86,17 @@ func timeFigures(_ plan: Plan) async -> TimeFigures {
     testClock.append((clock.now - start).seconds * 1e6 / Double(tests))
   }
   log(
-    "11. debounce: virtual \(Summary(virtual).formatted(1)) µs/test, \(virtualFailures) failures;"
+    "code that sleeps: debounce: virtual \(Summary(virtual).formatted(1)) µs/test, \(virtualFailures) failures;"
       + " TestClock \(Summary(testClock).formatted(1)) µs/test, \(testClockFailures) failures")
   let (sleepSchedules, sleepPace) = exploreTimeout(withExplorationClock: false)
   let (clockSchedules, clockPace) = exploreTimeout(withExplorationClock: true)
   log(
-    "11. timeout race: plain sleeps \(sleepSchedules) schedules at \(sleepPace)/s, "
+    "code that sleeps: timeout race: plain sleeps \(sleepSchedules) schedules at \(sleepPace)/s, "
       + "exploration clock \(clockSchedules) at \(clockPace)/s")
   let trapReport = trapReportMilliseconds(runs: plan.runs)
-  log("11. trapping schedule reported in \(trapReport.map { Summary($0).formatted(0) } ?? "–") ms")
+  log(
+    "code that sleeps: trapping schedule reported in \(trapReport.map { Summary($0).formatted(0) } ?? "–") ms"
+  )
   return TimeFigures(
     tests: tests * plan.runs, virtual: virtual, virtualFailures: virtualFailures,
     testClock: testClock, testClockFailures: testClockFailures, sleepSchedules: sleepSchedules,
@@ -136,4 +139,42 @@ private func exploreTimeout(withExplorationClock: Bool) -> (schedules: Int, pace
   }
   let paces = runs.map(\.1).sorted()
   return (runs[0].0, paces[paces.count / 2])
+}
+
+extension Report {
+  func timeSection() -> [String] {
+    guard let time else { return [] }
+    let virtual = Summary(time.virtual)
+    let testClock = Summary(time.testClock)
+    return [
+      "", "## Code that sleeps", "",
+      "A 300 ms debounce typed into quickly (\"s\", \"sw\", \"swift\": one search, for "
+        + "\"swift\"), \(time.tests.formatted()) tests of each kind in one run. *Virtual time*: "
+        + "the field sleeps with plain `Task.sleep`, the test runs under `withSerialScheduler` "
+        + "(a seeded order each time) and awaits the last keystroke's task. *TestClock*: the "
+        + "field sleeps on swift-clocks' `TestClock`, injected, and the test advances it by "
+        + "300 ms right after the keystrokes, with no scope. A wake-up is lost if a sleep is "
+        + "not registered before the advance; `advance` yields many times first to make that "
+        + "unlikely, which is most of its cost.", "",
+      "| Test | µs per test | Failures |", "|---|---:|---:|",
+      "| Virtual time, plain `Task.sleep` | \(virtual.formatted(1)) | "
+        + "\(time.virtualFailures) / \(time.tests.formatted()) |",
+      "| `TestClock` advanced right after the keystrokes | \(testClock.formatted(1)) | "
+        + "\(time.testClockFailures) / \(time.tests.formatted()) |",
+      "",
+      "A one-second timeout racing a look-up in a task group, explored exhaustively: with "
+        + "plain `Task.sleep`, \(time.sleepSchedules) schedules at "
+        + "**\(Summary.format(time.sleepPace, 0))** per second; on the exploration's clock, "
+        + "\(time.clockSchedules) schedules at **\(Summary.format(time.clockPace, 0))** per "
+        + "second (median of five).",
+      "",
+      "A schedule that traps (the catalog's continuation resumed by its response and its "
+        + "timeout), explored exhaustively: from the start of `explore` to the report, with "
+        + "the runtime's message, the reduced replay string and the steps up to the trap. "
+        + "The exploration runs first in a child process of this program, which the trap ends; "
+        + "more children reduce the schedule and tell it: "
+        + (time.trapReport.map { "**\(Summary($0).formatted(0))** ms." }
+          ?? "**not reported**."),
+    ]
+  }
 }

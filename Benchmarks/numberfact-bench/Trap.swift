@@ -1,4 +1,4 @@
-// Section 11, last figure: a schedule that traps, from the start of `explore` to its report.
+// The last figure of code that sleeps: a schedule that traps, from the start of `explore` to its report.
 // The exploration runs first in a child process of this program (`trap-child`), as it does in
 // a test binary, so the trap ends the child and the report comes back here.
 

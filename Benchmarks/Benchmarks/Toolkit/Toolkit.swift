@@ -96,7 +96,7 @@ let benchmarks: @Sendable () -> Void = {
   // Recording scale: ten thousand recorded tasks, every tenth spawning a child through the
   // same provider, then one wait for all of them.
   // Peak memory is not among the figures: iterations share a process, so one run's peak
-  // depends on what earlier ones left to the allocator. numberfact-bench's section 4 measures
+  // depends on what earlier ones left to the allocator. numberfact-bench's recording scale section measures
   // it per size, each in a process of its own.
   let scale = Benchmark.Configuration(
     metrics: [.wallClock, .mallocCountTotal], maxIterations: 50,

@@ -2,7 +2,7 @@ import Foundation
 import TaskProvidingTesting
 import Testing
 
-/// Runs only from `Benchmarks/mutation-check`, which sets NUMBERFACT_TIME_LIMIT_PROBE=1 and
+/// Runs only from `.ci/mutation-check`, which sets NUMBERFACT_TIME_LIMIT_PROBE=1 and
 /// reads the runner's output: a test that waits for a call that never comes, with a bound far
 /// past its time limit, must be ended by the limit, and the run must go on to the next test.
 @Suite(
