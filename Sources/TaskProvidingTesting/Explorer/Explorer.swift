@@ -31,7 +31,7 @@ struct Explorer {
   struct Course {
     fileprivate enum Phase {
       case replaying(ScheduleUnderWay<ReplayDecider>)
-      case searching(any ScheduleSearch)
+      case searching(any ScheduleStrategy)
       case reducing(FailureShrinker, number: Int)
       case narrating(ScheduleUnderWay<ReplayDecider>, reduced: ScheduleRun, number: Int)
       case over(ExplorationReport)
@@ -72,20 +72,20 @@ struct Explorer {
         return Course(phase: .over(unreadable(replay, error)), narratesLater: narratingLater)
       }
     }
-    let search: any ScheduleSearch =
+    let search: any ScheduleStrategy =
       switch strategy {
       case .exhaustive(let limit, let departures, let reduction):
-        ExhaustiveSearch(
+        ExhaustiveStrategy(
           strategy, limit: limit, cap: departures, reduces: reduces, reduction: reduction)
       case .random(let seed, let schedules):
-        SampledSearch(strategy, schedules: schedules, sampler: RandomSampler(seed: seed))
+        SampledStrategy(strategy, schedules: schedules, sampler: RandomSampler(seed: seed))
       case .pct(let seed, let schedules, let depth):
-        SampledSearch(
+        SampledStrategy(
           strategy, schedules: schedules, sampler: PCTSampler(seed: seed, depth: depth))
       case .pos(let seed, let schedules):
-        SampledSearch(strategy, schedules: schedules, sampler: POSSampler(seed: seed))
+        SampledStrategy(strategy, schedules: schedules, sampler: POSSampler(seed: seed))
       case .uniformWalk(let seed, let schedules):
-        SampledSearch(strategy, schedules: schedules, sampler: UniformWalkSampler(seed: seed))
+        SampledStrategy(strategy, schedules: schedules, sampler: UniformWalkSampler(seed: seed))
       }
     return Course(phase: .searching(search), narratesLater: narratingLater)
   }

@@ -27,7 +27,7 @@ struct FailureShrinker {
   /// The candidates of ``best`` not tried yet, in order.
   private var candidates: ArraySlice<[ReplayString.Departure]>
   /// The search of the schedules nearest the default order, while it is under way.
-  private var nearest: ExhaustiveSearch?
+  private var nearest: ExhaustiveStrategy?
 
   /// Departures the search near the default order allows, and schedules it may run.
   static let nearby = 2
@@ -39,7 +39,7 @@ struct FailureShrinker {
     self.best = failing
     self.candidates = TrapCandidates.of(failing.departures)[...]
     if failing.jobDepartures > Self.nearby {
-      nearest = ExhaustiveSearch(
+      nearest = ExhaustiveStrategy(
         strategy, limit: Self.nearbySchedules, cap: Self.nearby, reduces: true)
     }
   }

@@ -5,7 +5,7 @@
 /// steps back to back, the `async` one lets other main-actor work run between two, and while
 /// a schedule waits for work outside its scope.
 @MainActor
-protocol ScheduleSearch {
+protocol ScheduleStrategy {
   associatedtype Decider: ScheduleDecider
   /// The schedule under way, kept between two steps while it waits for outside work.
   var underWay: ScheduleUnderWay<Decider>? { get set }
@@ -35,7 +35,7 @@ enum SearchStep {
   case finished(ExplorationReport)
 }
 
-extension ScheduleSearch {
+extension ScheduleStrategy {
   /// Runs the schedule under way, or the next one, on `runner` until it ends; where it must
   /// wait for outside work, waits if `blocks`, else returns ``SearchStep/waiting(_:until:)``.
   mutating func step(_ runner: ScheduleRunner, waiting blocks: Bool) -> SearchStep {

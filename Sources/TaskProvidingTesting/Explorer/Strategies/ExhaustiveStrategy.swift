@@ -17,7 +17,7 @@
 /// that leads where `a` then `b` did. Without a bound this keeps at least one schedule of
 /// every class of equivalent ones; with a bound, the one it keeps may depart more often than
 /// the ones it leaves out and fall in a later round.
-struct ExhaustiveSearch: ScheduleSearch {
+struct ExhaustiveStrategy: ScheduleStrategy {
   let strategy: ExplorationStrategy
   /// Schedules to run at most.
   let limit: Int

@@ -13,7 +13,7 @@ extension ScheduleSampler {
 }
 
 /// `schedules` schedules, each decided afresh by the sampler's decider, until one fails.
-struct SampledSearch<Sampler: ScheduleSampler>: ScheduleSearch {
+struct SampledStrategy<Sampler: ScheduleSampler>: ScheduleStrategy {
   let strategy: ExplorationStrategy
   let schedules: Int
   private var sampler: Sampler
