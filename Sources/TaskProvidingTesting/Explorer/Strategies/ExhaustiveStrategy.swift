@@ -107,12 +107,7 @@ struct ExhaustiveStrategy: ScheduleStrategy {
       // the search's to branch from past there.
       self.divergence = self.divergence ?? divergence
       diverged += 1
-      let start = current?.start ?? []
-      current = Self.next(
-        after: run, asleep: decider.asleep, departures: round, from: start.count,
-        awakeBase: store != nil
-      ).map { (start, $0, run.shape[..<$0.count]) }
-      return .searching
+      return movingOn(after: run, asleep: decider.asleep)
     }
     // A schedule the sleep sets stopped only reorders one that ran; one they forced past the
     // cap is outside the space asked for.
@@ -138,10 +133,14 @@ struct ExhaustiveStrategy: ScheduleStrategy {
       }
       later[departures + 1, default: []].formUnion(more)
     }
+    return movingOn(after: run, asleep: decider.asleep)
+  }
+
+  /// Sets up the round's next schedule after `run`, under the same first steps.
+  private mutating func movingOn(after run: ScheduleRun, asleep: [Set<Int>]) -> SearchStep {
     let start = current?.start ?? []
     current = Self.next(
-      after: run, asleep: decider.asleep, departures: round, from: start.count,
-      awakeBase: store != nil
+      after: run, asleep: asleep, departures: round, from: start.count, awakeBase: store != nil
     ).map { (start, $0, run.shape[..<$0.count]) }
     return .searching
   }

@@ -1,0 +1,103 @@
+import LockSupport
+import Synchronization
+import TaskProviding
+
+extension JobRouter {
+  /// One scope's queue, with a lock of its own: the scope's driver and the threads that
+  /// enqueue its jobs meet here, and nobody else does.
+  final class Queue: Sendable {
+    struct State {
+      /// Jobs waiting to run, in enqueue order, from `head` on.
+      var jobs: [ReadyJob] = []
+      var head = 0
+      var nextSequence = 0
+      /// Whether the driver sleeps waiting for a job from another thread.
+      var isSleeping = false
+      /// The driver's task, when it waits for such a job without holding its thread.
+      var waiter: CheckedContinuation<Void, Never>?
+      /// How many times the driver's task has waited so.
+      var waits = 0
+      /// Once closed, a job that was on its way here goes to the runtime instead.
+      var isClosed = false
+      /// Sleeps of the scope's tasks that have not ended yet: each brings a job when it does.
+      /// Only sleeps that keep real time count: those of a task that started on the scope's
+      /// executor while no scope was open to take it.
+      var pendingSleeps = 0
+      /// The scope's virtual time: how far it has moved since the scope opened.
+      var now = Duration.zero
+      /// Sleeps of the scope's tasks, each ended by a job, on the scope's virtual time.
+      var timers: [ScopeTimer] = []
+      var nextTimer = 0
+      /// Jobs that came from a thread outside the scope (a callback, a dispatch queue), other
+      /// than a sleep's end: the scope's work has something outside it that can wake it.
+      var outsideArrivals = 0
+      /// Jobs that reached the scope through the global enqueue hook rather than one of its
+      /// executors: those another owner's clearing of the hook could send elsewhere.
+      var globalHookArrivals = 0
+      var tracer: (@Sendable (JobEvent) -> Void)?
+      /// What the job the driver runs enqueues and sets, while an exploration that reduces by
+      /// what jobs do records it.
+      var effects: JobEffects?
+
+      var count: Int { jobs.count - head }
+
+      /// Whoever of the driver waits for a job from another thread, taken to be woken
+      /// outside the lock: its task, its thread, or nobody.
+      mutating func wakeDriver() -> Waking {
+        defer {
+          isSleeping = false
+          waiter = nil
+        }
+        if let waiter { return .task(waiter) }
+        return isSleeping ? .thread : .nobody
+      }
+
+      mutating func removeJob(at index: Int) -> ReadyJob {
+        let entry = jobs[index]
+        if index == head {
+          head += 1
+          if head == jobs.count, head >= 64 {
+            // Reset now and then, not after every job: emptying an array is not free.
+            jobs.removeAll(keepingCapacity: true)
+            head = 0
+          }
+        } else {
+          jobs.remove(at: index)
+        }
+        return entry
+      }
+    }
+
+    let state = Locked(State())
+    let semaphore = DriverSemaphore()
+
+    /// Who waits for a job from another thread.
+    enum Waking {
+      case nobody
+      case thread
+      case task(CheckedContinuation<Void, Never>)
+    }
+
+    /// Wakes the driver ``State/wakeDriver()`` took.
+    func wake(_ waking: Waking) {
+      switch waking {
+      case .nobody: break
+      case .thread: semaphore.signal()
+      case .task(let continuation): continuation.resume()
+      }
+    }
+
+    // Guarded by the router's registry lock, as the registry is: whether the queue is open,
+    // and the tasks and actor turns it claimed, to forget them when it closes. Kept on the
+    // queue rather than in tables keyed by queue, which a debug build hashes through generic
+    // code at each scope's open, claim and close.
+    /// Whether the queue is open.
+    @exclusivity(unchecked) nonisolated(unsafe) var isOpen = false
+    /// Addresses of the tasks it claimed.
+    @exclusivity(unchecked) nonisolated(unsafe) var claimedTasks: [UInt] = []
+    /// Addresses of the actors whose turns it claimed.
+    @exclusivity(unchecked) nonisolated(unsafe) var claimedActorTurns: [UInt] = []
+    /// How many times another owner had cleared the global hook when the queue opened.
+    @exclusivity(unchecked) nonisolated(unsafe) var clearingsAtOpen = 0
+  }
+}
