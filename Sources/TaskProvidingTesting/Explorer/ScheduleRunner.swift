@@ -134,28 +134,36 @@ struct JobKeys {
     let footprint = footprint(of: job)
     var actors = Set<Int>()
     if case .actor(let number) = footprint.place { actors.insert(number) }
-    for address in effects.actors { actors.insert(number(actor: address)) }
-    // A hop onto an actor whose turn is ready joins its queue unseen.
-    for other in ready where other.task == nil {
-      actors.insert(number(actor: other.actor ?? unsafeBitCast(other.job, to: UInt.self)))
-    }
-    var woke = Set<OptionKey>()
-    for task in effects.tasks { woke.insert(.task(number(task, startedBy: footprint.key))) }
-    return JobRecord(
-      footprint: footprint, mainActor: job.lane == .mainActor || effects.mainActor,
-      actors: actors, woke: woke, sleeps: effects.sleeps)
+    return record(
+      footprint, effects: effects, mainActor: job.lane == .mainActor || effects.mainActor,
+      actors: actors,
+      // A hop onto an actor whose turn is ready joins its queue unseen.
+      joinable: ready.filter { $0.task == nil }.map {
+        $0.actor ?? unsafeBitCast($0.job, to: UInt.self)
+      })
   }
 
   /// The record of a choice taken with `effects`: an action's code runs on the main actor
   /// and enqueues what its effects say; an answer or a move of the clock runs no code of
   /// the scenario and is known by its footprint.
   mutating func record(ofChoice footprint: OptionFootprint, effects: JobEffects) -> JobRecord {
-    var actors = Set<Int>()
-    for address in effects.actors { actors.insert(number(actor: address)) }
+    record(footprint, effects: effects, mainActor: true, actors: [], joinable: [])
+  }
+
+  /// The record of the step `footprint`: `actors` (by number), the actors its effects name
+  /// and those it may have joined the queue of (`joinable`, by address), and the tasks its
+  /// effects name.
+  private mutating func record(
+    _ footprint: OptionFootprint, effects: JobEffects, mainActor: Bool, actors: Set<Int>,
+    joinable: [UInt]
+  ) -> JobRecord {
+    var actors = actors
+    for address in effects.actors + joinable { actors.insert(number(actor: address)) }
     var woke = Set<OptionKey>()
     for task in effects.tasks { woke.insert(.task(number(task, startedBy: footprint.key))) }
     return JobRecord(
-      footprint: footprint, mainActor: true, actors: actors, woke: woke, sleeps: effects.sleeps)
+      footprint: footprint, mainActor: mainActor, actors: actors, woke: woke,
+      sleeps: effects.sleeps)
   }
 
   /// Whether a task is named by where it was started (the option whose job started it, and
