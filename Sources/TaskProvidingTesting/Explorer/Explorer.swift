@@ -100,10 +100,8 @@ struct Explorer {
       guard let run = schedule.advance(waiting: blocks) else { return waiting(on: schedule) }
       course.narration = run.narration
       return .over(replayed(run))
-    case .searching(var search):
-      let step = search.step(runner, waiting: blocks)
-      course.phase = .searching(search)
-      switch step {
+    case .searching(let search):
+      switch search.step(runner, waiting: blocks) {
       case .searching: return .ongoing
       case .waiting(let work): return .waiting(work)
       case .finished(let report): return .over(saidOfOutsideWork(report))

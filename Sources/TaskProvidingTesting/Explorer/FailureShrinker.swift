@@ -61,10 +61,8 @@ struct FailureShrinker {
   /// outside work, waits if `blocks`, else returns ``Step/waiting(_:)``.
   mutating func step(waiting blocks: Bool) -> Step {
     guard let kind, budget > 0 || underWay != nil else { return .done }
-    if var search = nearest {
-      let step = search.step(runner, waiting: blocks)
-      nearest = search
-      switch step {
+    if let search = nearest {
+      switch search.step(runner, waiting: blocks) {
       case .waiting(let work): return .waiting(work)
       case .searching: return .trying
       case .finished:

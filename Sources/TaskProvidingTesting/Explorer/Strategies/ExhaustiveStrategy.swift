@@ -17,7 +17,7 @@
 /// that leads where `a` then `b` did. Without a bound this keeps at least one schedule of
 /// every class of equivalent ones; with a bound, the one it keeps may depart more often than
 /// the ones it leaves out and fall in a later round.
-struct ExhaustiveStrategy: ScheduleStrategy {
+final class ExhaustiveStrategy: ScheduleStrategy {
   let strategy: ExplorationStrategy
   /// Schedules to run at most.
   let limit: Int
@@ -78,7 +78,7 @@ struct ExhaustiveStrategy: ScheduleStrategy {
   /// and all, in the order of their picks, so that schedules are numbered as a depth-first
   /// search of each round would number them. Running a round afresh from the empty prefix
   /// would run every schedule of the rounds before it again.
-  mutating func next() -> NextSchedule<Follower> {
+  func next() -> NextSchedule<Follower> {
     while current == nil {
       if nextStart < starts.count {
         let start = starts[nextStart]
@@ -94,7 +94,7 @@ struct ExhaustiveStrategy: ScheduleStrategy {
         store: store))
   }
 
-  mutating func ran(_ run: ScheduleRun, with decider: Follower) -> SearchStep {
+  func ran(_ run: ScheduleRun, with decider: Follower) -> SearchStep {
     let picks = run.decisions.map(\.pick)
 
     let departures = store == nil ? run.jobDepartures : decider.departures
@@ -137,7 +137,7 @@ struct ExhaustiveStrategy: ScheduleStrategy {
   }
 
   /// Sets up the round's next schedule after `run`, under the same first steps.
-  private mutating func movingOn(after run: ScheduleRun, asleep: [Set<Int>]) -> SearchStep {
+  private func movingOn(after run: ScheduleRun, asleep: [Set<Int>]) -> SearchStep {
     let start = current?.start ?? []
     current = Self.next(
       after: run, asleep: asleep, departures: round, from: start.count, awakeBase: store != nil
@@ -147,7 +147,7 @@ struct ExhaustiveStrategy: ScheduleStrategy {
 
   /// Ends the round under way: the report if the search is over, else `nil` with the next
   /// round's first steps in place.
-  private mutating func endRound() -> ExplorationReport? {
+  private func endRound() -> ExplorationReport? {
     guard countWaiting(before: nil) else { return full }
     bound = round
     // No order is left for a later round: the whole space has run.
@@ -175,7 +175,7 @@ struct ExhaustiveStrategy: ScheduleStrategy {
 
   /// Counts the forced schedules met before `picks` in this round's order (all of them for
   /// `nil`); `false` when the limit is reached.
-  private mutating func countWaiting(before picks: [Int]?) -> Bool {
+  private func countWaiting(before picks: [Int]?) -> Bool {
     while let first = waiting.first, picks.map(first.lexicographicallyPrecedes) ?? true {
       waiting.removeFirst()
       guard counted.insert(first).inserted else { continue }

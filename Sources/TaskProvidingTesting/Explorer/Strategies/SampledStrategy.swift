@@ -13,7 +13,7 @@ extension ScheduleSampler {
 }
 
 /// `schedules` schedules, each decided afresh by the sampler's decider, until one fails.
-struct SampledStrategy<Sampler: ScheduleSampler>: ScheduleStrategy {
+final class SampledStrategy<Sampler: ScheduleSampler>: ScheduleStrategy {
   let strategy: ExplorationStrategy
   let schedules: Int
   private var sampler: Sampler
@@ -35,7 +35,7 @@ struct SampledStrategy<Sampler: ScheduleSampler>: ScheduleStrategy {
     return .run(sampler.decider(forSchedule: number))
   }
 
-  mutating func ran(_ run: ScheduleRun, with decider: Sampler.Decider) -> SearchStep {
+  func ran(_ run: ScheduleRun, with decider: Sampler.Decider) -> SearchStep {
     if run.failure != nil { return .found(run, number: number) }
     sampler.learn(from: run, decidedBy: decider)
     number += 1

@@ -4,15 +4,19 @@
 /// strategy, decides where the main actor is given back: the synchronous `explore` runs the
 /// steps back to back, the `async` one lets other main-actor work run between two, and while
 /// a schedule waits for work outside its scope.
+///
+/// A strategy is an object: the explorer keeps it in its course between steps, and a value
+/// taken out of the course to step would share its collections with the copy left behind,
+/// so that each step copied every one it changed.
 @MainActor
-protocol ScheduleStrategy {
+protocol ScheduleStrategy: AnyObject {
   associatedtype Decider: ScheduleDecider
   /// The schedule under way, kept between two steps while it waits for outside work.
   var underWay: ScheduleUnderWay<Decider>? { get set }
   /// The next schedule's decider, or the report once the search is over.
-  mutating func next() -> NextSchedule<Decider>
+  func next() -> NextSchedule<Decider>
   /// Takes in how the schedule `decider` decided went.
-  mutating func ran(_ run: ScheduleRun, with decider: Decider) -> SearchStep
+  func ran(_ run: ScheduleRun, with decider: Decider) -> SearchStep
 }
 
 /// What a search runs next.
@@ -38,7 +42,7 @@ enum SearchStep {
 extension ScheduleStrategy {
   /// Runs the schedule under way, or the next one, on `runner` until it ends; where it must
   /// wait for outside work, waits if `blocks`, else returns ``SearchStep/waiting(_:until:)``.
-  mutating func step(_ runner: ScheduleRunner, waiting blocks: Bool) -> SearchStep {
+  func step(_ runner: ScheduleRunner, waiting blocks: Bool) -> SearchStep {
     let schedule: ScheduleUnderWay<Decider>
     if let underWay {
       schedule = underWay

@@ -1,1 +1,0 @@
-../../../numberfact-bench/Everyday.swift
