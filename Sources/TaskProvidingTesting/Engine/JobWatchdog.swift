@@ -15,8 +15,8 @@ import TaskProviding
 /// (``ExplorationProcess``) ends only the child: the test process reports it as the test's
 /// issue, and the run goes on.
 ///
-/// One timer serves every watchdog open at once, and it is suspended while none is: a process
-/// that runs no scope pays nothing, and opening one costs a lock, not a timer.
+/// One timer serves every watchdog open at once, and it stops one poll after the last closes:
+/// a process that runs no scope pays nothing, and opening one costs a lock, not a timer.
 final class JobWatchdog: Sendable {
   /// How long one job of an exploration may run before the run is ended, scaled by
   /// `TASK_PROVIDING_TIMEOUT_SCALE`.
@@ -117,10 +117,16 @@ final class JobWatchdog: Sendable {
   private static let poller = Poller()
 
   /// The one timer, polling every open watchdog ten times a second while any is open.
+  ///
+  /// Opening and closing a watchdog only marks it, and arms the timer only when no poll is
+  /// pending: a test that runs the scheduler thousands of times would otherwise wake the
+  /// timer's thread twice a run. A poll that finds none open arms no next one, so the timer
+  /// is idle from the poll after the last close.
   private final class Poller: Sendable {
     private struct Watches {
       var open: [ObjectIdentifier: JobWatchdog] = [:]
-      var isRunning = false
+      /// Whether a poll is pending: the timer is armed for it.
+      var isArmed = false
     }
 
     private let watches = Locked(Watches())
@@ -132,7 +138,8 @@ final class JobWatchdog: Sendable {
       timer.start { [watches, timer] in
         let open = watches.withLock { watches in
           // The next poll, armed before this one checks, while any watchdog is open.
-          timer.arm(at: watches.isRunning ? DeadlineTimer.now + Poller.period : nil)
+          watches.isArmed = !watches.open.isEmpty
+          if watches.isArmed { timer.arm(at: DeadlineTimer.now + Poller.period) }
           return Array(watches.open.values)
         }
         let now = ContinuousClock.now
@@ -143,21 +150,15 @@ final class JobWatchdog: Sendable {
     func add(_ watchdog: JobWatchdog) {
       watches.withLock { watches in
         watches.open[ObjectIdentifier(watchdog)] = watchdog
-        if !watches.isRunning {
-          watches.isRunning = true
+        if !watches.isArmed {
+          watches.isArmed = true
           timer.arm(at: DeadlineTimer.now + Self.period)
         }
       }
     }
 
     func remove(_ watchdog: JobWatchdog) {
-      watches.withLock { watches in
-        watches.open[ObjectIdentifier(watchdog)] = nil
-        if watches.open.isEmpty, watches.isRunning {
-          watches.isRunning = false
-          timer.arm(at: nil)
-        }
-      }
+      watches.withLock { $0.open[ObjectIdentifier(watchdog)] = nil }
     }
   }
 }
