@@ -261,7 +261,6 @@ let package = Package(
         app("ArgumentParser", "swift-argument-parser"),
         app("Clocks", "swift-clocks"),
         app("ConcurrencyExtras", "swift-concurrency-extras"),
-        app("Dependencies", "swift-dependencies"),
       ],
       path: "Benchmarks/numberfact-bench",
       // GRDB, under the store, declares operators on its SQL expressions; without this they

@@ -20,8 +20,8 @@ struct NumberFactBench: AsyncParsableCommand {
 
 /// A part of the report.
 enum Section: String, CaseIterable, ExpressibleByArgument {
-  case determinism, everyday, scale, app, suite, exploration, sampling, reduction, client,
-    ownership, store, time
+  case determinism, scale, app, suite, exploration, sampling, reduction, client, ownership,
+    store, time
 }
 
 /// The benchmark run.
@@ -54,9 +54,9 @@ struct Measure: AsyncParsableCommand {
   @Option(
     parsing: .upToNextOption,
     help: """
-      Run only these sections: determinism, everyday, scale, app, suite, exploration, \
-      sampling, reduction, client, ownership, store, time (default: all). Provider overhead \
-      and waiting cost are Benchmarks/run's (docs/benchmarks/toolkit.md).
+      Run only these sections: determinism, scale, app, suite, exploration, sampling, \
+      reduction, client, ownership, store, time (default: all). Provider overhead, waiting \
+      cost and the everyday style are Benchmarks/run's (docs/benchmarks/toolkit.md).
       """)
   var only: [Section] = []
 
@@ -95,13 +95,6 @@ struct Measure: AsyncParsableCommand {
 
     let runs = { (section: Section) in only.isEmpty || only.contains(section) }
     if runs(.determinism) { report.determinism = await determinism(plan) }
-    if runs(.everyday) {
-      report.everyday = try await everydayFigures(runs: plan.runs, tests: plan.everydayTests)
-      for style in EverydayStyle.allCases {
-        let figure = Summary(report.everyday?.microseconds[style] ?? [0])
-        log("everyday: \(style.rawValue): \(figure.formatted(1)) µs/test")
-      }
-    }
     if runs(.scale) { (report.scaleBaseline, report.scale) = try await recordingScale(plan) }
     if runs(.app), plan.presses > 0 { (report.app, report.appBaseline) = try await appRuns(plan) }
     if runs(.suite), plan.suite { report.suite = try await suiteRuns(plan) }

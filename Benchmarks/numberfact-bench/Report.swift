@@ -18,8 +18,8 @@ struct Plan: Sendable {
   var clientWait: Duration = .seconds(3)
   /// Round trips of the foreign loop in ownership's section.
   var ownershipTrips = 20_000
-  /// Tests of each style per run in everyday's section.
-  var everydayTests = 10_000
+  /// Tests of each style per run in the section on code that sleeps.
+  var sleepingTests = 10_000
   /// Facts in the store the store's section fills.
   var storedFacts = 100_000
 
@@ -31,7 +31,7 @@ struct Plan: Sendable {
     runs: 2, iterations: 200, scaleSizes: [1_000, 10_000], presses: 50, idle: .seconds(1),
     suite: false,
     explorationSeeds: 3, samplingSeeds: 3, clientWait: .seconds(1), ownershipTrips: 2_000,
-    everydayTests: 500,
+    sleepingTests: 500,
     storedFacts: 2_000)
 
   var configuration: String {
@@ -85,7 +85,6 @@ struct Report: Sendable {
   let plan: Plan
   let command: String
   var determinism: [DeterminismRow] = []
-  var everyday: EverydayFigures?
   /// Peak resident bytes of a probe that records nothing: the runtime's share.
   var scaleBaseline: Summary?
   var scale: [ScaleRow] = []
@@ -116,11 +115,6 @@ struct Report: Sendable {
           "\(row.scenario.rawValue) failed (\(approach.rawValue)): "
             + (row.firstFailure(approach) ?? "?"))
       }
-    }
-    // Every style but the naive one, whose failures are the point of showing it.
-    for style in EverydayStyle.allCases
-    where style != .naive && (everyday?.failures[style] ?? 0) > 0 {
-      problems.append("the \(style.rawValue) test failed \(everyday?.failures[style] ?? 0) times")
     }
     for run in app where run.exitStatus != 0 {
       problems.append("the app exited with \(run.exitStatus) after q")
@@ -161,7 +155,6 @@ struct Report: Sendable {
     ]
     lines += Self.machine().map { "| \($0.0) | \($0.1) |" }
     lines += determinismSection()
-    lines += everydaySection()
     lines += scaleSection()
     lines += appSection()
     lines += suiteSection()

@@ -51,7 +51,7 @@ struct TimeFigures: Sendable {
 @MainActor
 func timeFigures(_ plan: Plan) async -> TimeFigures {
   let clock = ContinuousClock()
-  let tests = plan.everydayTests
+  let tests = plan.sleepingTests
   var virtual: [Double] = []
   var testClock: [Double] = []
   var virtualFailures = 0

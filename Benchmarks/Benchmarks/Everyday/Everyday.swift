@@ -1,8 +1,7 @@
-// The README's first style against the flaky style it replaces, per test, side by side in one
-// run: the cost an adopter pays for every test written the recommended way.
+// The everyday styles: one loader test written the README's way, the same hand-offs written by
+// hand, and the flaky test the README's way replaces. EverydayBenchmarks.swift times them.
 
 import Dependencies
-import Foundation
 import Synchronization
 import TaskProviding
 import TaskProvidingTesting
@@ -205,43 +204,4 @@ enum EverydayStyle: String, CaseIterable, Sendable {
     return loader.value == 9
   }
 
-}
-
-/// Microseconds per test of each style, and how often its assertion failed.
-struct EverydayFigures: Sendable {
-  var microseconds: [EverydayStyle: [Double]] = [:]
-  var failures: [EverydayStyle: Int] = [:]
-  var tests = 0
-}
-
-/// Runs `tests` tests of each style per run, in alternating blocks (A B C C B A …) so drift
-/// in the machine's speed falls on all of them alike. The loop runs on the main actor, as
-/// each style's test does: an adopter's suite of `@MainActor` tests, one after another.
-@MainActor func everydayFigures(runs: Int, tests: Int) async throws -> EverydayFigures {
-  var figures = EverydayFigures(tests: tests)
-  let clock = ContinuousClock()
-  let blocks = 10
-  let perBlock = max(1, tests / blocks)
-  // Warm-up: first-use costs (dependency caches, type metadata) are not a test's cost.
-  for style in EverydayStyle.allCases { for _ in 0..<50 { _ = try await style.run() } }
-  for _ in 1...runs {
-    var elapsed: [EverydayStyle: Duration] = [:]
-    for block in 0..<blocks {
-      let order =
-        block.isMultiple(of: 2) ? EverydayStyle.allCases : EverydayStyle.allCases.reversed()
-      for style in order {
-        var failed = 0
-        let start = clock.now
-        for _ in 0..<perBlock where try await !style.run() { failed += 1 }
-        elapsed[style, default: .zero] += clock.now - start
-        figures.failures[style, default: 0] += failed
-      }
-    }
-    for style in EverydayStyle.allCases {
-      let (seconds, attoseconds) = elapsed[style, default: .zero].components
-      let microseconds = Double(seconds) * 1e6 + Double(attoseconds) / 1e12
-      figures.microseconds[style, default: []].append(microseconds / Double(perBlock * blocks))
-    }
-  }
-  return figures
 }
