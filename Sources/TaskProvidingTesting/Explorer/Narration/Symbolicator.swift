@@ -45,7 +45,9 @@ final class Symbolicator: Sendable {
 
   private let cache = Locked(Cache())
   /// Held while the runtime's symbolication reads an image's tables: its caches are not
-  /// made for two threads at once, and stories are narrated on any thread.
+  /// made for two threads at once, and stories are narrated on any thread. The reading
+  /// itself runs on one thread (``ResidentThread``), where the runtime keeps the images it
+  /// has read.
   private let reading = Locked(())
 
   /// The modules whose frames are plumbing.
@@ -57,7 +59,9 @@ final class Symbolicator: Sendable {
   func prepare(_ frames: [CodeFrame]) {
     let unknown = Array(Set(cache.withLock { cache in frames.filter { cache.names[$0] == nil } }))
     guard !unknown.isEmpty else { return }
-    let found = reading.withLock { _ in Self.names(of: unknown) }
+    let found = reading.withLock { _ in
+      ResidentThread.symbolication.run { Self.names(of: unknown) }
+    }
     cache.withLock { cache in
       for (frame, name) in zip(unknown, found) { cache.names[frame] = .some(name) }
     }
@@ -82,7 +86,9 @@ final class Symbolicator: Sendable {
   /// The source line of `frame` (`ImageCache.swift:12`), read once.
   func place(of frame: CodeFrame) -> String? {
     if let known = cache.withLock({ $0.places[frame] }) { return known }
-    let place = reading.withLock { _ in Self.place(of: frame) }
+    let place = reading.withLock { _ in
+      ResidentThread.symbolication.run { Self.place(of: frame) }
+    }
     cache.withLock { $0.places[frame] = .some(place) }
     return place
   }
