@@ -75,7 +75,7 @@ package final class AppScript {
 
   /// The next request the app makes of ``facts``, to answer or fail.
   package func nextRequest(
-    timeout: Duration = .seconds(5), fileID: StaticString = #fileID,
+    timeout: Duration = AppFailureBound.standard, fileID: StaticString = #fileID,
     filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
   ) async throws -> ControlledNumberFactClient.Request {
     try await facts.nextRequest(
@@ -84,7 +84,8 @@ package final class AppScript {
 
   /// Waits for the first frame drawn that contains `text`, and returns it.
   @discardableResult
-  package func frame(containing text: String, timeout: Duration = .seconds(5)) async throws
+  package func frame(containing text: String, timeout: Duration = AppFailureBound.standard)
+    async throws
     -> Frame
   {
     try await terminal.waitForFrame(timeout: timeout) { $0.contains(text) }

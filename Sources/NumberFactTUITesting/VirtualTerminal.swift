@@ -1,6 +1,7 @@
 import Dispatch
 import LockSupport
 import NumberFactTUI
+import NumberFactTesting
 import TaskProviding
 
 /// An in-memory terminal for tests: the test sends keys, resizes and signals, and reads
@@ -98,7 +99,7 @@ package final class VirtualTerminal: Terminal {
   /// - Throws: ``FrameTimeoutError`` with the last frame drawn.
   @discardableResult
   package func waitForFrame(
-    timeout: Duration = .seconds(5),
+    timeout: Duration = AppFailureBound.standard,
     where condition: @escaping (Frame) -> Bool
   ) async throws -> Frame {
     if let last = frames.last, condition(last) { return last }

@@ -40,7 +40,7 @@ package final class ControlledFactStore: Sendable {
   /// A store whose reads give `stored` (newest first) and `session`, and whose writes wait
   /// for the test.
   package init(stored: [NumberFact] = [], session: FactStore.Session? = nil) {
-    writes = ControlledFunction("store write")
+    writes = ControlledFunction("store write", answerTimeout: AppFailureBound.standard)
     let stored = stored
     reads = FactStore(
       record: { _, _ in },
@@ -78,7 +78,7 @@ package final class ControlledFactStore: Sendable {
   ///
   /// - `timeout`: Bounds a failure only.
   package func nextWrite(
-    timeout: Duration = .seconds(5),
+    timeout: Duration = AppFailureBound.standard,
     fileID: StaticString = #fileID,
     filePath: StaticString = #filePath,
     line: UInt = #line,

@@ -47,7 +47,7 @@ package final class ControlledNumberFactClient: Sendable {
   ///     fails, so the model (and a test awaiting it) cannot wait forever.
   package init(
     cancellation: CancellationResponse = .throwCancellationError,
-    answerTimeout: Duration = .seconds(5)
+    answerTimeout: Duration = AppFailureBound.standard
   ) {
     fact = ControlledFunction(
       "fact request", cancellation: cancellation, answerTimeout: answerTimeout)
@@ -88,7 +88,7 @@ package final class ControlledNumberFactClient: Sendable {
   /// - Throws: ``NoRequestError`` naming this call's line when no request arrives within
   ///   `timeout`.
   package func nextRequest(
-    timeout: Duration = .seconds(5),
+    timeout: Duration = AppFailureBound.standard,
     fileID: StaticString = #fileID,
     filePath: StaticString = #filePath,
     line: UInt = #line,

@@ -24,7 +24,7 @@ struct ControlledRequestTests {
       #expect(request.number == -12)
       #expect(request.kind == .year)
       request.answer("12 BC was a year.")
-      try await tap.value(timeout: .seconds(5))
+      try await tap.value(timeout: AppFailureBound.standard)
       #expect(model.state.fact == liveFact(-12, "12 BC was a year.", kind: .year))
     }
   }
@@ -37,7 +37,7 @@ struct ControlledRequestTests {
       let request = try await facts.nextRequest()
       model.decrementButtonTapped()
       try #require(request.observedCancellation)
-      try await tap.value(timeout: .seconds(5))
+      try await tap.value(timeout: AppFailureBound.standard)
       #expect(model.state == State(count: -1))
     }
   }
@@ -67,13 +67,13 @@ struct ControlledRequestTests {
       let secondTap = Task { await model.getFactButtonTapped() }
       let second = try await facts.nextRequest()
       // The first ended: it threw CancellationError when superseded.
-      try await firstTap.value(timeout: .seconds(5))
+      try await firstTap.value(timeout: AppFailureBound.standard)
       #expect(first.isEnded)
       #expect(model.state.isLoading)
       model.cancelButtonTapped()  // must still reach the second request
       // `#require`, so a regression fails here at once instead of at the tap's bound below.
       try #require(second.observedCancellation)
-      try await secondTap.value(timeout: .seconds(5))
+      try await secondTap.value(timeout: AppFailureBound.standard)
       #expect(model.state == State())
     }
   }

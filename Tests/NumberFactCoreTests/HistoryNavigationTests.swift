@@ -48,12 +48,12 @@ struct HistoryNavigationTests {
       let model = makeFeature(client: facts.client, provider: provider)
       let first = Task { await model.numberEntered(8) }
       try await facts.nextRequest().answer("8 is a cube.")
-      try await first.value(timeout: .seconds(5))
+      try await first.value(timeout: AppFailureBound.standard)
       let second = Task { await model.numberEntered(9) }
       let request = try await facts.nextRequest()
       model.previousFactButtonTapped()
       #expect(request.observedCancellation)
-      try await second.value(timeout: .seconds(5))
+      try await second.value(timeout: AppFailureBound.standard)
       #expect(model.state == State(count: 8, fact: liveFact(8, "8 is a cube.")))
     }
   }

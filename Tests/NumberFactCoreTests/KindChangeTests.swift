@@ -17,7 +17,7 @@ struct KindChangeTests {
       let model = makeFeature(count: 2, client: facts.client, provider: provider)
       let tap = Task { await model.getFactButtonTapped() }
       try await facts.nextRequest().answer("2 is even.")
-      try await tap.value(timeout: .seconds(5))
+      try await tap.value(timeout: AppFailureBound.standard)
       model.nextKindButtonTapped()
       let request = try await facts.nextRequest()
       #expect(request.number == 2 && request.kind == .math && model.state.isLoading)

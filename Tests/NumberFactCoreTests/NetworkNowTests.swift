@@ -25,7 +25,7 @@ struct NetworkNowTests {
       #expect(asked.withLock { $0 } == 1)
       #expect(request.number == 5)
       request.answer("5 is live again.")
-      try await tap.value(timeout: .seconds(5))
+      try await tap.value(timeout: AppFailureBound.standard)
       #expect(model.state.fact?.text == "5 is live again.")
     }
   }

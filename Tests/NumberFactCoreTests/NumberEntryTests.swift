@@ -19,7 +19,7 @@ struct NumberEntryTests {
       let request = try await facts.nextRequest()
       #expect(request.number == 1729 && model.state.count == 1729 && model.state.isLoading)
       request.answer("1729 is a taxicab number.")
-      try await tap.value(timeout: .seconds(5))
+      try await tap.value(timeout: AppFailureBound.standard)
       #expect(model.state == State(count: 1729, fact: liveFact(1729, "1729 is a taxicab number.")))
     }
   }
@@ -33,9 +33,9 @@ struct NumberEntryTests {
       let second = Task { await model.numberEntered(7) }
       let new = try await facts.nextRequest()
       new.answer("7 is lucky.")
-      try await second.value(timeout: .seconds(5))
+      try await second.value(timeout: AppFailureBound.standard)
       old.answer("0 is nothing.")  // late, for the old number
-      try await first.value(timeout: .seconds(5))
+      try await first.value(timeout: AppFailureBound.standard)
       #expect(model.state == State(count: 7, fact: liveFact(7, "7 is lucky.")))
     }
   }

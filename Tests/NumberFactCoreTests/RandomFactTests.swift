@@ -22,7 +22,7 @@ struct RandomFactTests {
       let call = try await asked.nextCall()
       #expect(call.input == .math && model.state.isLoading && model.state.count == 5)
       call.answer(liveFact(4104, "4104 is a sum of two cubes in two ways.", kind: .math))
-      try await tap.value(timeout: .seconds(5))
+      try await tap.value(timeout: AppFailureBound.standard)
       #expect(
         model.state.count == 4104 && model.state.fact?.number == 4104 && !model.state.isLoading)
     }
@@ -39,7 +39,7 @@ struct RandomFactTests {
       let late = try await asked.nextCall()
       model.incrementButtonTapped()  // supersedes the random request
       late.answer(liveFact(99, "99 is late."))
-      try await random.value(timeout: .seconds(5))
+      try await random.value(timeout: AppFailureBound.standard)
       #expect(model.state == State(count: 1))
     }
   }

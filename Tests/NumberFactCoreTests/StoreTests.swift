@@ -22,7 +22,7 @@ struct StoreTests {
   ) async throws {
     let tap = Task { await model.getFactButtonTapped() }
     try await facts.nextRequest().answer(text)
-    try await tap.value(timeout: .seconds(5))
+    try await tap.value(timeout: AppFailureBound.standard)
   }
 
   @Test func aSlowWriteDoesNotHoldUpTheNextFact() async throws {
