@@ -10,7 +10,8 @@ import Testing
     let server = try await FactServer(
       body: factJSON(text: "1729 is a taxicab number.", number: "1729"))
     defer { Task { await server.stop() } }
-    let fact = try await NumberFactClient.live(baseURL: server.baseURL).random(.math, 1...2_000)
+    let fact = try await NumberFactClient.live(baseURL: server.baseURL, timeout: untestedTimeout)
+      .random(.math, 1...2_000)
     let request = try #require(await server.nextRequest())
     #expect(request.path == "/random/math")
     #expect(request.query == ["json", "min", "max"])
@@ -22,7 +23,8 @@ import Testing
   func randomReadsTheNumberInAnyIntegerShape(number: String) async throws {
     let server = try await FactServer(body: factJSON(text: "A fact.", number: number))
     defer { Task { await server.stop() } }
-    let fact = try await NumberFactClient.live(baseURL: server.baseURL).random(.trivia, nil)
+    let fact = try await NumberFactClient.live(baseURL: server.baseURL, timeout: untestedTimeout)
+      .random(.trivia, nil)
     #expect(fact.number == 1729)
     #expect(try #require(await server.nextRequest()).query == ["json"])
   }
@@ -32,7 +34,8 @@ import Testing
     let server = try await FactServer(body: factJSON(text: "A fact.", number: number))
     defer { Task { await server.stop() } }
     await #expect(throws: NumberFactError.malformedResponse(reason: "no number in a random fact")) {
-      try await NumberFactClient.live(baseURL: server.baseURL).random(.trivia, nil)
+      try await NumberFactClient.live(baseURL: server.baseURL, timeout: untestedTimeout).random(
+        .trivia, nil)
     }
   }
 
@@ -59,7 +62,8 @@ import Testing
     let server = try await Self.batchServer()
     defer { Task { await server.stop() } }
     let numbers = [10, -3, 1, 2, 3, 5, 6, 3]
-    let facts = try await NumberFactClient.live(baseURL: server.baseURL).facts(numbers, .trivia)
+    let facts = try await NumberFactClient.live(baseURL: server.baseURL, timeout: untestedTimeout)
+      .facts(numbers, .trivia)
     #expect(facts.map(\.number) == numbers)
     #expect(facts.map(\.text) == numbers.map { "Fact \($0)." })
     #expect(facts.allSatisfy { $0.host == "127.0.0.1:\(server.baseURL.port ?? 0)" })
@@ -69,8 +73,9 @@ import Testing
   @Test func aBatchOverTheServersLimitIsSplit() async throws {
     let server = try await Self.batchServer()
     defer { Task { await server.stop() } }
-    let facts = try await NumberFactClient.live(baseURL: server.baseURL).facts(
-      Array(1...150), .math)
+    let facts = try await NumberFactClient.live(baseURL: server.baseURL, timeout: untestedTimeout)
+      .facts(
+        Array(1...150), .math)
     #expect(facts.map(\.number) == Array(1...150))
     #expect(try #require(await server.nextRequest()).path == "/1..100/math")
     #expect(try #require(await server.nextRequest()).path == "/101..150/math")
@@ -79,7 +84,8 @@ import Testing
   @Test func notFoundStaysDistinguishableInABatch() async throws {
     let server = try await Self.batchServer(found: { $0 != 2 })
     defer { Task { await server.stop() } }
-    let facts = try await NumberFactClient.live(baseURL: server.baseURL).facts([1, 2, 3], .year)
+    let facts = try await NumberFactClient.live(baseURL: server.baseURL, timeout: untestedTimeout)
+      .facts([1, 2, 3], .year)
     #expect(facts.map(\.found) == [true, false, true])
   }
 
@@ -88,14 +94,16 @@ import Testing
     defer { Task { await server.stop() } }
     await #expect(throws: NumberFactError.malformedResponse(reason: "no fact about 2 in the batch"))
     {
-      try await NumberFactClient.live(baseURL: server.baseURL).facts([1, 2], .trivia)
+      try await NumberFactClient.live(baseURL: server.baseURL, timeout: untestedTimeout).facts(
+        [1, 2], .trivia)
     }
   }
 
   @Test func datesAreAskedOneByOneAsMonthAndDay() async throws {
     let server = try await FactServer(body: factJSON(text: "A day.", type: "date"))
     defer { Task { await server.stop() } }
-    let facts = try await NumberFactClient.live(baseURL: server.baseURL).facts([60, 61], .date)
+    let facts = try await NumberFactClient.live(baseURL: server.baseURL, timeout: untestedTimeout)
+      .facts([60, 61], .date)
     #expect(facts.map(\.number) == [60, 61])
     #expect(try #require(await server.nextRequest()).path == "/2/29/date")
     #expect(try #require(await server.nextRequest()).path == "/3/1/date")
@@ -103,7 +111,8 @@ import Testing
 
   @Test func aBatchFallsBackWholeWhenTheServerIsUnreachable() async throws {
     let url = try await FactServer.closedPortURL()
-    let facts = try await NumberFactClient.auto(baseURL: url).facts([1, 2, 3], .math)
+    let facts = try await NumberFactClient.auto(baseURL: url, timeout: untestedTimeout).facts(
+      [1, 2, 3], .math)
     #expect(facts.map(\.number) == [1, 2, 3])
     #expect(facts.allSatisfy { $0.source == .offline && $0.offlineReason != nil })
   }

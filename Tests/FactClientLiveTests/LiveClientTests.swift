@@ -10,7 +10,8 @@ import Testing
     let server = try await FactServer(
       body: factJSON(text: "42 is the answer to everything.", number: "42"))
     defer { Task { await server.stop() } }
-    let fact = try await NumberFactClient.live(baseURL: server.baseURL).fact(42, .trivia)
+    let fact = try await NumberFactClient.live(baseURL: server.baseURL, timeout: untestedTimeout)
+      .fact(42, .trivia)
     #expect(
       fact
         == NumberFact(
@@ -22,7 +23,8 @@ import Testing
     let server = try await FactServer(
       body: factJSON(text: "123456 is an unremarkable number.", found: false))
     defer { Task { await server.stop() } }
-    let fact = try await NumberFactClient.live(baseURL: server.baseURL).fact(123_456, .math)
+    let fact = try await NumberFactClient.live(baseURL: server.baseURL, timeout: untestedTimeout)
+      .fact(123_456, .math)
     #expect(fact.found == false)
     #expect(fact.number == 123_456)
     #expect(fact.kind == .math)
@@ -32,7 +34,8 @@ import Testing
   func numberFieldInAnyShapeIsAccepted(number: String) async throws {
     let server = try await FactServer(body: factJSON(text: "A fact.", number: number))
     defer { Task { await server.stop() } }
-    let fact = try await NumberFactClient.live(baseURL: server.baseURL).fact(42, .trivia)
+    let fact = try await NumberFactClient.live(baseURL: server.baseURL, timeout: untestedTimeout)
+      .fact(42, .trivia)
     #expect(fact.number == 42)
     #expect(fact.text == "A fact.")
   }
@@ -47,7 +50,8 @@ import Testing
     let server = try await FactServer(status: status, body: body)
     defer { Task { await server.stop() } }
     await #expect(throws: NumberFactError.httpStatus(status)) {
-      try await NumberFactClient.live(baseURL: server.baseURL).fact(1, .trivia)
+      try await NumberFactClient.live(baseURL: server.baseURL, timeout: untestedTimeout).fact(
+        1, .trivia)
     }
   }
 
@@ -56,7 +60,8 @@ import Testing
     let server = try await FactServer(body: body)
     defer { Task { await server.stop() } }
     await #expect {
-      try await NumberFactClient.live(baseURL: server.baseURL).fact(1, .trivia)
+      try await NumberFactClient.live(baseURL: server.baseURL, timeout: untestedTimeout).fact(
+        1, .trivia)
     } throws: { error in
       if case .malformedResponse = error as? NumberFactError { return true }
       return false
@@ -67,7 +72,8 @@ import Testing
     let server = try await FactServer(data: Data(repeating: UInt8(ascii: "a"), count: 1 << 20))
     defer { Task { await server.stop() } }
     await #expect(throws: NumberFactError.responseTooLarge(limit: 64 * 1024)) {
-      try await NumberFactClient.live(baseURL: server.baseURL).fact(1, .trivia)
+      try await NumberFactClient.live(baseURL: server.baseURL, timeout: untestedTimeout).fact(
+        1, .trivia)
     }
   }
 
@@ -94,7 +100,8 @@ import Testing
     // Far more than the limit is offered; the client must stop reading at 64 KiB.
     for _ in 0..<64 { feed.yield([UInt8](repeating: UInt8(ascii: "a"), count: 16 * 1024)) }
     await #expect(throws: NumberFactError.responseTooLarge(limit: 64 * 1024)) {
-      try await NumberFactClient.live(baseURL: server.baseURL).fact(1, .trivia)
+      try await NumberFactClient.live(baseURL: server.baseURL, timeout: untestedTimeout).fact(
+        1, .trivia)
     }
     feed.finish()
   }
@@ -105,7 +112,8 @@ import Testing
     body.append(contentsOf: Data(#" bytes", "found": true}"#.utf8))
     let server = try await FactServer(data: body)
     defer { Task { await server.stop() } }
-    let fact = try await NumberFactClient.live(baseURL: server.baseURL).fact(7, .trivia)
+    let fact = try await NumberFactClient.live(baseURL: server.baseURL, timeout: untestedTimeout)
+      .fact(7, .trivia)
     #expect(fact.text.hasPrefix("bad "))
     #expect(fact.text.hasSuffix(" bytes"))
     #expect(fact.text.contains("\u{FFFD}"))
@@ -116,7 +124,8 @@ import Testing
       "\u{1B}]52;c;ZWNobyBwd25lZA==\u{07}7 is \u{1B}[31mred\u{1B}[0m\u{202E}desrever\u{202C} and\u{1B}c\n\tsafe\u{9B}2J."
     let server = try await FactServer(body: factJSON(text: hostile))
     defer { Task { await server.stop() } }
-    let fact = try await NumberFactClient.live(baseURL: server.baseURL).fact(7, .trivia)
+    let fact = try await NumberFactClient.live(baseURL: server.baseURL, timeout: untestedTimeout)
+      .fact(7, .trivia)
     #expect(fact.text == "7 is reddesrever and safe.")
   }
 
@@ -132,7 +141,8 @@ import Testing
   {
     let server = try await FactServer(body: factJSON(text: "A fact."))
     defer { Task { await server.stop() } }
-    let fact = try await NumberFactClient.live(baseURL: server.baseURL).fact(number, kind)
+    let fact = try await NumberFactClient.live(baseURL: server.baseURL, timeout: untestedTimeout)
+      .fact(number, kind)
     let request = try #require(await server.nextRequest())
     #expect(request.path == path)
     #expect(request.query == ["json"])
