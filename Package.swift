@@ -357,6 +357,7 @@ let package = Package(
     .testTarget(
       name: "PeerCodeTests",
       dependencies: [
+        "LockSupport",
         "PeerScenarios",
         "SuiteSupport",
         "TaskProvidingTesting",

@@ -1,4 +1,4 @@
-import Synchronization
+import LockSupport
 
 /// An inner sequence for `flatMapLatest` that, on its first `next()`, says it waits, then
 /// waits until its task is cancelled: what a network request or a socket does. It records
@@ -35,7 +35,8 @@ final class CancellationProbe: Sendable {
     var isLetGo = false
   }
 
-  private let state = Mutex(State())
+  // A pthread mutex, which ThreadSanitizer sees; it cannot see `Synchronization.Mutex`.
+  private let state = Locked(State())
 
   /// Whether the task iterating the sequence was cancelled.
   var wasCancelled: Bool { state.withLock { $0.wasCancelled } }
