@@ -7,6 +7,9 @@
 // becomes a job the scope chooses among; hops that do not change executor stay inline, as the
 // runtime runs them. See docs/suspension-points.md.
 //
+// A build that defines TP_NO_TASK_CREATION_HOOK compiles only the stubs at the end, as every
+// platform but 64-bit Linux does.
+//
 // The runtime offers no hook for task creation, so on Linux this file defines
 // `swift_task_create` itself: the program's calls bind to it when it is linked, and it calls
 // the runtime's through `dlsym(RTLD_NEXT, …)`, adding an option record when a scope asks.
@@ -15,7 +18,7 @@
 #define _GNU_SOURCE
 #include "CTaskCreation.h"
 
-#if defined(__linux__) && (defined(__x86_64__) || defined(__aarch64__))
+#if defined(__linux__) && (defined(__x86_64__) || defined(__aarch64__)) && !defined(TP_NO_TASK_CREATION_HOOK)
 #include <dlfcn.h>
 #include <stddef.h>
 

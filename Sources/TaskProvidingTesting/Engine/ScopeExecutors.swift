@@ -1,4 +1,8 @@
-@_spi(ExperimentalScheduling) import _Concurrency
+// `SchedulingExecutor`, through which a sleep reaches the scope's virtual time, is SPI of the
+// Swift 6.3 standard library; an older compiler builds the rest, and sleeps take real time.
+#if compiler(>=6.3)
+  @_spi(ExperimentalScheduling) import _Concurrency
+#endif
 
 /// The main actor's executor while a scope is open: the runtime asks the router's hook which
 /// executor is the main actor's, and the hook answers with this one.
@@ -75,24 +79,26 @@ final class ScopePoolExecutor: TaskExecutor {
 // the job that ends it, on runtimes that declare the protocol (Swift 6.3's; OS 26.4). An
 // earlier runtime sleeps in real time and hands the job to the global enqueue when the sleep
 // ends: the scope still routes it, but its clock does not jump.
-@available(macOS 26.4, iOS 26.4, watchOS 26.4, tvOS 26.4, visionOS 26.4, *)
-extension ScopePoolExecutor: SchedulingExecutor {
-  func enqueue<C: Clock>(
-    _ job: consuming ExecutorJob, after delay: C.Duration, tolerance: C.Duration?, clock: C
-  ) {
-    JobRouter.shared.schedule(UnownedJob(job), after: Self.duration(delay))
-  }
+#if compiler(>=6.3)
+  @available(macOS 26.4, iOS 26.4, watchOS 26.4, tvOS 26.4, visionOS 26.4, *)
+  extension ScopePoolExecutor: SchedulingExecutor {
+    func enqueue<C: Clock>(
+      _ job: consuming ExecutorJob, after delay: C.Duration, tolerance: C.Duration?, clock: C
+    ) {
+      JobRouter.shared.schedule(UnownedJob(job), after: Self.duration(delay))
+    }
 
-  func enqueue<C: Clock>(
-    _ job: consuming ExecutorJob, at instant: C.Instant, tolerance: C.Duration?, clock: C
-  ) {
-    // `Task.sleep(for:)` asks for an instant: the clock's reading as it was called plus the
-    // duration. Read again here, a few microseconds later, the delay falls short of the
-    // duration by those microseconds, by a different amount each run. Counted in whole
-    // milliseconds, rounded up, sleeps of equal durations begun at the same virtual moment
-    // end together (and in the order they began), the same way every run.
-    let delay = Self.duration(clock.now.duration(to: instant))
-    let milliseconds = (delay / .milliseconds(1)).rounded(.up)
-    JobRouter.shared.schedule(UnownedJob(job), after: .milliseconds(max(milliseconds, 0)))
+    func enqueue<C: Clock>(
+      _ job: consuming ExecutorJob, at instant: C.Instant, tolerance: C.Duration?, clock: C
+    ) {
+      // `Task.sleep(for:)` asks for an instant: the clock's reading as it was called plus the
+      // duration. Read again here, a few microseconds later, the delay falls short of the
+      // duration by those microseconds, by a different amount each run. Counted in whole
+      // milliseconds, rounded up, sleeps of equal durations begun at the same virtual moment
+      // end together (and in the order they began), the same way every run.
+      let delay = Self.duration(clock.now.duration(to: instant))
+      let milliseconds = (delay / .milliseconds(1)).rounded(.up)
+      JobRouter.shared.schedule(UnownedJob(job), after: .milliseconds(max(milliseconds, 0)))
+    }
   }
-}
+#endif

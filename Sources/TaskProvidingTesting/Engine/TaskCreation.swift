@@ -12,15 +12,21 @@ import TaskProviding
 /// always. A task created anywhere else is created as the runtime would create it.
 enum TaskCreation {
   /// Whether tasks created by a scope's code get the scope's preference here.
+  /// A build that sets `TP_NO_TASK_CREATION_HOOK` takes the path of the platforms where task
+  /// creation cannot be watched, on Linux too.
   static let isWatched: Bool = {
-    guard ctaskcreation_is_available() != 0 else { return false }
-    ctaskcreation_set_chooser { executor in
-      guard JobRouter.shared.ownsCurrentContext() else { return 0 }
-      executor.pointee = CTaskCreationExecutor(
-        identity: ScopePoolExecutor.unowned.0, implementation: ScopePoolExecutor.unowned.1)
-      return 1
-    }
-    return true
+    #if TP_NO_TASK_CREATION_HOOK
+      return false
+    #else
+      guard ctaskcreation_is_available() != 0 else { return false }
+      ctaskcreation_set_chooser { executor in
+        guard JobRouter.shared.ownsCurrentContext() else { return 0 }
+        executor.pointee = CTaskCreationExecutor(
+          identity: ScopePoolExecutor.unowned.0, implementation: ScopePoolExecutor.unowned.1)
+        return 1
+      }
+      return true
+    #endif
   }()
 
   /// The names given to tasks a scope's code created while a schedule was being told, by

@@ -1,4 +1,4 @@
-#if !os(Linux) && !os(macOS)
+#if !os(Linux) || TP_NO_CHILD_PROCESS
   /// No child is ever started here, so none ends by a signal to name.
   func signalName(_ number: Int32) -> String? { nil }
 

@@ -1,7 +1,5 @@
-#if os(Linux) || os(macOS)
-  #if canImport(Darwin)
-    import Darwin
-  #elseif canImport(Glibc)
+#if os(Linux) && !TP_NO_CHILD_PROCESS
+  #if canImport(Glibc)
     import Glibc
   #elseif canImport(Musl)
     import Musl

@@ -1,4 +1,4 @@
-#if os(Linux)
+#if os(Linux) && !TP_NO_CHILD_PROCESS
   #if canImport(Glibc)
     import Glibc
   #elseif canImport(Musl)

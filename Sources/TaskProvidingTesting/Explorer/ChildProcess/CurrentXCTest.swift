@@ -1,4 +1,4 @@
-#if os(Linux) && canImport(XCTest)
+#if os(Linux) && canImport(XCTest) && !TP_NO_CHILD_PROCESS
   import LockSupport
   import XCTest
 

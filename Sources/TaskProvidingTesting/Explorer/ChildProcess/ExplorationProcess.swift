@@ -109,7 +109,7 @@ package enum ExplorationProcess {
   /// The test to run again in a child, and the test binary's arguments that run it alone;
   /// `nil` to explore in process.
   private static func isolatedTest() -> (test: String, arguments: [String])? {
-    #if os(Linux) || os(macOS)
+    #if os(Linux) && !TP_NO_CHILD_PROCESS
       guard !ExplorationRoute.inProcess,
         environmentValue(inProcessVariable) != "1",
         ExitTest.current == nil
@@ -134,7 +134,7 @@ package enum ExplorationProcess {
   /// The test running now, as ``ChildCall/test`` names it.
   private static var currentTest: String? {
     if let test = Test.current { return test.id.description }
-    #if os(Linux) && canImport(XCTest)
+    #if os(Linux) && canImport(XCTest) && !TP_NO_CHILD_PROCESS
       if let selector = CurrentXCTest.selector { return xcTestKey(selector) }
     #endif
     return programRoute?.exploration

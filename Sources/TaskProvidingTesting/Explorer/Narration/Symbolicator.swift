@@ -1,7 +1,7 @@
 import LockSupport
 import TaskProviding
 
-#if canImport(Runtime) && canImport(FoundationEssentials)
+#if canImport(Runtime) && canImport(FoundationEssentials) && !TP_NO_SYMBOLICATION
   import FoundationEssentials
   import Runtime
 #endif
@@ -136,7 +136,7 @@ final class Symbolicator: Sendable {
   }
 
   private static func names(of frames: [CodeFrame]) -> [Name?] {
-    #if canImport(Runtime) && canImport(FoundationEssentials)
+    #if canImport(Runtime) && canImport(FoundationEssentials) && !TP_NO_SYMBOLICATION
       guard #available(macOS 26.0, iOS 26.0, watchOS 26.0, tvOS 26.0, visionOS 26.0, *),
         let symbolicated = backtrace(of: frames)?.symbolicated(with: images, options: [])
       else { return frames.map { _ in nil } }
@@ -168,7 +168,7 @@ final class Symbolicator: Sendable {
 
   /// `ImageCache.swift:12`, from the line tables, if the binary has them.
   private static func place(of frame: CodeFrame) -> String? {
-    #if canImport(Runtime) && canImport(FoundationEssentials)
+    #if canImport(Runtime) && canImport(FoundationEssentials) && !TP_NO_SYMBOLICATION
       guard #available(macOS 26.0, iOS 26.0, watchOS 26.0, tvOS 26.0, visionOS 26.0, *),
         let symbolicated = backtrace(of: [frame])?.symbolicated(
           with: images, options: [.showSourceLocations]),
@@ -181,11 +181,11 @@ final class Symbolicator: Sendable {
     #endif
   }
 
-  #if canImport(Runtime) && canImport(FoundationEssentials)
+  #if canImport(Runtime) && canImport(FoundationEssentials) && !TP_NO_SYMBOLICATION
     /// This process's images, read once.
     @available(macOS 26.0, iOS 26.0, watchOS 26.0, tvOS 26.0, visionOS 26.0, *)
     static let images: ImageMap? = {
-      #if os(Linux) && canImport(Glibc) && (arch(x86_64) || arch(arm64))
+      #if os(Linux) && canImport(Glibc) && (arch(x86_64) || arch(arm64)) && !TP_NO_SYMBOLICATION
         // From the loader's list: see `LoadedImage.all()` for why not `ImageMap.capture()`.
         // A backtrace's Codable form is the public way in to an image map.
         let map = Data(LoadedImage.compactImageMap(of: LoadedImage.all())).base64EncodedString()
