@@ -258,8 +258,14 @@ final class JobRouter: Sendable {
         if case .mainActor = lane { state.effects?.mainActor = true }
       }
       if fromGlobalHook { state.globalHookArrivals += 1 }
+      if let current, !state.unpreferred.isEmpty, state.unpreferredNames[current] == nil,
+        state.unpreferred.contains(current), let name = RuntimeHooks.currentTaskName()
+      {
+        state.unpreferredNames[current] = name
+      }
       let entry = ReadyJob(
-        sequence: state.nextSequence, lane: lane, task: identity, actor: actor, job: job)
+        sequence: state.nextSequence, lane: lane, task: identity, actor: actor,
+        endsSleep: fromSleep, job: job)
       state.nextSequence += 1
       state.jobs.append(entry)
       return (entry, state.wakeDriver(), state.tracer)
@@ -308,6 +314,23 @@ final class JobRouter: Sendable {
         known.queue.isOpen
       else { return nil }
       return known.queue
+    }
+  }
+
+  /// Notes that the task at `address`, just spawned by `queue`'s code, will run with the
+  /// scope's task executor as its preference (``ScopeTaskPreference``).
+  func prefer(taskAt address: UInt, in queue: Queue) {
+    guard let pointer = UnsafeRawPointer(bitPattern: address),
+      let identity = RuntimeHooks.taskIdentity(pointer)
+    else { return }
+    queue.state.withLock { _ = $0.preferring.insert(identity) }
+  }
+
+  /// The tasks whose jobs ran in `queue` without the scope's preference, first seen first,
+  /// with their names where seen.
+  func unpreferredTasks(_ queue: Queue) -> [(task: TaskIdentity, name: String?)] {
+    queue.state.withLock { state in
+      state.unpreferred.map { ($0, state.unpreferredNames[$0]) }
     }
   }
 
@@ -370,18 +393,19 @@ final class JobRouter: Sendable {
     _ queue: Queue, sleepIfEmpty: Bool, pick: (_ jobs: [ReadyJob], _ head: Int) -> Int
   ) -> Bool {
     keepGlobalHook()
-    let taken = queue.state.withLock { state -> ReadyJob? in
+    let taken = queue.state.withLock { state -> (job: ReadyJob, prefersScope: Bool)? in
       guard state.head < state.jobs.count else {
         if sleepIfEmpty { state.isSleeping = true }
         return nil
       }
-      return state.removeJob(at: pick(state.jobs, state.head))
+      let job = state.removeJob(at: pick(state.jobs, state.head))
+      return (job, state.prefersScope(job))
     }
     guard let taken else { return false }
     let context = DriverContext.current
-    context?.beginJob(of: queue, lane: taken.lane)
+    context?.beginJob(of: queue, lane: taken.job.lane)
     defer { context?.endJob() }
-    Self.run(taken)
+    Self.run(taken.job, prefersScope: taken.prefersScope)
     return true
   }
 
@@ -390,15 +414,15 @@ final class JobRouter: Sendable {
   /// inside it. Every hop that changes executor then ends the job (the rules are in
   /// docs/suspension-points.md):
   /// - a task that prefers the scope's executor (every task the scope's code creates, where
-  ///   task creation can be watched) runs on it, on the main actor too: a hop that stays on
+  ///   task creation can be watched; everywhere, every task spawned through a provider in the
+  ///   scope and the scope's own body) runs on it, on the main actor too: a hop that stays on
   ///   the same executor compares equal and runs on inline, as the runtime runs it;
   /// - a task with no preference runs on the global pool's task executor, which the runtime
   ///   takes for "no preference", so a hop from the pool to the pool stays inline too; a hop
   ///   onto an actor is enqueued;
   /// - an actor's turn runs on the scope's executor; the runtime's drain of the actor sets
   ///   each task's own preference as it runs it.
-  private static func run(_ taken: ReadyJob) {
-    let prefersScope = taken.task != nil && RuntimeHooks.hasTaskExecutorPreference(taken.job)
+  private static func run(_ taken: ReadyJob, prefersScope: Bool) {
     switch taken.lane {
     case .mainActor where prefersScope:
       taken.job.runSynchronously(

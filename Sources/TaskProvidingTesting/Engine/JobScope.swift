@@ -177,6 +177,13 @@ final class JobScope: Sendable {
   /// Sleeps of the scope's tasks not yet ended, each of which will bring a job.
   var pendingSleeps: Int { JobRouter.shared.outsideWork(queue).pendingSleeps }
 
+  /// The scope's tasks whose jobs ran without its task executor as their preference, first
+  /// seen first, with their names where seen: tasks created where task creation cannot be
+  /// watched, not through a provider (see ``ScopeTaskPreference``).
+  var unpreferredTasks: [(task: TaskIdentity, name: String?)] {
+    JobRouter.shared.unpreferredTasks(queue)
+  }
+
   /// Whether a job has come from a thread outside the scope (a callback, a dispatch queue),
   /// other than a sleep's end.
   var hasHeardFromOutside: Bool { JobRouter.shared.outsideWork(queue).arrivals > 0 }

@@ -8,5 +8,7 @@ struct ReadyJob: Sendable {
   let task: TaskIdentity?
   /// For an actor's turn, the actor's address.
   let actor: UInt?
+  /// Whether it ends a sleep: the runtime's own small task that wakes the sleeper.
+  let endsSleep: Bool
   let job: UnownedJob
 }

@@ -34,6 +34,14 @@ extension JobRouter {
       /// Jobs that reached the scope through the global enqueue hook rather than one of its
       /// executors: those another owner's clearing of the hook could send elsewhere.
       var globalHookArrivals = 0
+      /// Tasks given the scope's task executor as their preference after they were created
+      /// (``ScopeTaskPreference``): their jobs run on it, as those of a task created with it.
+      var preferring: Set<TaskIdentity> = []
+      /// Tasks whose jobs ran here without the scope's preference, in the order first seen,
+      /// and the names of those whose names were seen: a hop of theirs from an actor may have
+      /// run inline, outside the scope's choices.
+      var unpreferred: [TaskIdentity] = []
+      var unpreferredNames: [TaskIdentity: String] = [:]
       var tracer: (@Sendable (JobEvent) -> Void)?
       /// What the job the driver runs enqueues and sets, while an exploration that reduces by
       /// what jobs do records it.
@@ -50,6 +58,18 @@ extension JobRouter {
         }
         if let waiter { return .task(waiter) }
         return isSleeping ? .thread : .nobody
+      }
+
+      /// Whether the task of `entry`, if it is a task's job, runs with the scope's preference:
+      /// created with it, or given it since. Notes a task that runs without.
+      mutating func prefersScope(_ entry: ReadyJob) -> Bool {
+        guard let task = entry.task else { return false }
+        if RuntimeHooks.hasTaskExecutorPreference(entry.job) || preferring.contains(task) {
+          return true
+        }
+        // The runtime's own small task that ends a sleep runs no code of the scenario's.
+        if !entry.endsSleep, !unpreferred.contains(task) { unpreferred.append(task) }
+        return false
       }
 
       mutating func removeJob(at index: Int) -> ReadyJob {

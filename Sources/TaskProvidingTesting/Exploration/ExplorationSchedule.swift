@@ -25,7 +25,7 @@ enum ExplorationSchedule {
       start: {
         let task = ProviderScope.$current.withValue(scope) {
           installingDependencies(exploration) {
-            Task { @MainActor in
+            ScopeTaskPreference.mainActorTask {
               do {
                 try await scenario(exploration)
               } catch {

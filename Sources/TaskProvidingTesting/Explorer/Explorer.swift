@@ -137,13 +137,37 @@ struct Explorer {
   /// order of that work against the scope's jobs was the machine's, not a choice, so the
   /// space is not complete.
   private func saidOfOutsideWork(_ report: ExplorationReport) -> ExplorationReport {
-    guard runner.outside.heard else { return report }
-    return report.withOutsideWork(
-      "jobs of the scenario's tasks came from a thread outside the explorer's view (a"
-        + " dispatch queue, a custom executor such as a database's, a thread of its own): the"
-        + " explorer chose among the jobs in its scope and when a schedule takes its steps,"
-        + " but not when that work runs or how it orders against them, so the schedules it"
-        + " ran do not cover every order")
+    var said: [String] = []
+    if runner.outside.heard {
+      said.append(
+        "jobs of the scenario's tasks came from a thread outside the explorer's view (a"
+          + " dispatch queue, a custom executor such as a database's, a thread of its own): the"
+          + " explorer chose among the jobs in its scope and when a schedule takes its steps,"
+          + " but not when that work runs or how it orders against them, so the schedules it"
+          + " ran do not cover every order")
+    }
+    if runner.outside.unpreferredCount > 0 { said.append(unpreferredTasksSaid) }
+    guard !said.isEmpty else { return report }
+    return report.withOutsideWork(said.joined(separator: "; and "))
+  }
+
+  /// What a report says of the scenario's tasks that ran without the explorer's executor.
+  private var unpreferredTasksSaid: String {
+    let outside = runner.outside
+    let count = outside.unpreferredCount
+    let named = outside.unpreferred.map { "'\($0)'" }.joined(separator: ", ")
+    let which =
+      count == 1
+      ? "a task" + (named.isEmpty ? "" : " (\(named))")
+      : "\(count) tasks" + (named.isEmpty ? "" : " (among them \(named))")
+    return which + " of the scenario ran without the explorer's executor: "
+      + (count == 1 ? "it was" : "they were")
+      + " started with `Task { }` (or `Task.immediate`, or before the exploration) where this"
+      + " platform does not let the explorer see tasks being created, so a hop of "
+      + (count == 1 ? "its" : "theirs")
+      + " from an actor to an idle actor or to the pool may have run at once, with no choice."
+      + " Spawn such tasks through `exploration.provider` (or the provider the code under test"
+      + " takes) to have every hop explored"
   }
 
   private func waiting(on schedule: ScheduleUnderWay<ReplayDecider>) -> Advance {

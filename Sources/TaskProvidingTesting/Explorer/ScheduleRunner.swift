@@ -23,6 +23,21 @@ struct ScheduleRunner {
     var heard = false
     /// A schedule has already waited once for outside work it had no sign of.
     var probed = false
+    /// Tasks whose jobs ran without the scope's task executor as their preference, as a
+    /// report names them, first seen first: a hop of theirs from an actor to an idle actor
+    /// or to the pool may have run inline, with no job, and so with no choice.
+    var unpreferred: [String] = []
+    /// How many such tasks the schedules met in all, named or not.
+    var unpreferredCount = 0
+
+    /// Notes the tasks one schedule ran without the scope's preference.
+    func noteUnpreferred(_ names: [String?]) {
+      guard !names.isEmpty else { return }
+      unpreferredCount = max(unpreferredCount, names.count)
+      for case let name? in names where !unpreferred.contains(name) && unpreferred.count < 5 {
+        unpreferred.append(name)
+      }
+    }
   }
 
   /// How long a schedule waits for outside work it knows of, unless `outsideWait` says.

@@ -101,6 +101,7 @@ final class ScheduleUnderWay<D: ScheduleDecider> {
     // Work from outside that came while the schedule had jobs to run, so that it never
     // waited, is work from outside all the same.
     if scope.hasHeardFromOutside { runner.outside.heard = true }
+    runner.outside.noteUnpreferred(scope.unpreferredTasks.map(\.name))
     if !scope.close() {
       run.failure = ScheduleFailure(kind: .hookReplaced, reason: JobScope.hookReplacedMessage)
     }

@@ -105,7 +105,8 @@ public class TaskRecorder: TaskProvider, @unchecked Sendable {
   }
 
   /// Records the task, runs it through the base provider (held first, for a provider that
-  /// holds), and marks it finished when its operation returns.
+  /// holds), and marks it finished when its operation returns. Spawned by the code of a
+  /// scheduler or an exploration, it prefers their executor (see <doc:TheSchedulingEngine>).
   @discardableResult
   public final func spawn<Success: Sendable>(
     _ spawn: TaskSpawn,
@@ -114,18 +115,28 @@ public class TaskRecorder: TaskProvider, @unchecked Sendable {
   ) -> Task<Success, Never> {
     let (index, forwarded) = register(spawn)
     let (ledger, gates) = (ledger, gates)
+    // An immediate task starts inline, in its spawner's job: taking the preference there
+    // would suspend it before its first line, which `Task.immediate` promises not to do.
+    let scope = forwarded.kind == .immediate ? nil : ScopeTaskPreference.spawningScope()
+    let scoped = scope != nil
     let handle = base.spawn(forwarded, isolation: isolation) {
       _ = isolation  // keeps the wrapper on the caller's actor, as the operation would be
-      if let gates { await gates.pass(index) }
-      defer { ledger.finish(index, cancelled: Task.isCancelled) }
-      return await operation()
+      return await ScopeTaskPreference.preferring(when: scoped, isolation: isolation) {
+        _ = isolation  // and so is this closure
+        if let gates { await gates.pass(index) }
+        defer { ledger.finish(index, cancelled: Task.isCancelled) }
+        return await operation()
+      }
     }
+    if let scope { ScopeTaskPreference.note(handle, in: scope) }
     ledger.attach(handle, to: index)
     return handle
   }
 
   /// Records the task, runs it through the base provider (held first, for a provider that
-  /// holds), and marks it finished when its operation returns or throws.
+  /// holds), and marks it finished when its operation returns or throws. Spawned by the code
+  /// of a scheduler or an exploration, it prefers their executor (see
+  /// <doc:TheSchedulingEngine>).
   @discardableResult
   public final func spawn<Success: Sendable>(
     _ spawn: TaskSpawn,
@@ -134,12 +145,20 @@ public class TaskRecorder: TaskProvider, @unchecked Sendable {
   ) -> Task<Success, any Error> {
     let (index, forwarded) = register(spawn)
     let (ledger, gates) = (ledger, gates)
+    // An immediate task starts inline, in its spawner's job: taking the preference there
+    // would suspend it before its first line, which `Task.immediate` promises not to do.
+    let scope = forwarded.kind == .immediate ? nil : ScopeTaskPreference.spawningScope()
+    let scoped = scope != nil
     let handle = base.spawn(forwarded, isolation: isolation) {
       _ = isolation  // keeps the wrapper on the caller's actor, as the operation would be
-      if let gates { await gates.pass(index) }
-      defer { ledger.finish(index, cancelled: Task.isCancelled) }
-      return try await operation()
+      return try await ScopeTaskPreference.preferring(when: scoped, isolation: isolation) {
+        _ = isolation  // and so is this closure
+        if let gates { await gates.pass(index) }
+        defer { ledger.finish(index, cancelled: Task.isCancelled) }
+        return try await operation()
+      }
     }
+    if let scope { ScopeTaskPreference.note(handle, in: scope) }
     ledger.attach(handle, to: index)
     return handle
   }

@@ -192,7 +192,7 @@ final class SerialRun<R: Sendable> {
     self.waitsForCancelledBody = waitsForCancelledBody
     let outcome = outcome
     task = scope.adopting {
-      Task { @MainActor in
+      ScopeTaskPreference.mainActorTask {
         do { outcome.end(.success(try await body())) } catch { outcome.end(.failure(error)) }
       }
     }
