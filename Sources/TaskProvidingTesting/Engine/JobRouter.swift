@@ -268,6 +268,11 @@ final class JobRouter: Sendable {
         endsSleep: fromSleep, job: job)
       state.nextSequence += 1
       state.jobs.append(entry)
+      if let identity, !state.hopping.isEmpty,
+        let prefersScope = state.hopping.removeValue(forKey: identity)
+      {
+        state.runAtOnce = (entry.sequence, prefersScope)
+      }
       return (entry, state.wakeDriver(), state.tracer)
     }
     guard let (entry, wake, tracer) = queued else { return .foreign }
@@ -317,13 +322,41 @@ final class JobRouter: Sendable {
     }
   }
 
-  /// Notes that the task at `address`, just spawned by `queue`'s code, will run with the
-  /// scope's task executor as its preference (``ScopeTaskPreference``).
+  /// Notes that the task at `address`, just spawned by `queue`'s code, takes the scope's task
+  /// executor as its preference as its first step (``ScopeTaskPreference``).
   func prefer(taskAt address: UInt, in queue: Queue) {
     guard let pointer = UnsafeRawPointer(bitPattern: address),
       let identity = RuntimeHooks.taskIdentity(pointer)
     else { return }
-    queue.state.withLock { _ = $0.preferring.insert(identity) }
+    queue.state.withLock { _ = $0.takingPreference.insert(identity) }
+  }
+
+  /// Notes, in the running task, a change of the scope's preference that the task did not
+  /// have when it was created: `taking` it or giving it back. The hop the runtime makes for the
+  /// change runs at once, as part of the job that made it; ``changedPreference(taking:)`` says
+  /// when the change is over, wherever it ran. A task created with the preference changes
+  /// nothing, and hops for none.
+  func changingPreference(taking: Bool) {
+    updatePreference { state, task in state.hopping[task] = taking }
+  }
+
+  /// The change ``changingPreference(taking:)`` noted is over: the task runs on, with the
+  /// preference or without it.
+  func changedPreference(taking: Bool) {
+    updatePreference { state, task in
+      state.hopping[task] = nil
+      state.takingPreference.remove(task)
+      if taking { state.preferring.insert(task) } else { state.preferring.remove(task) }
+    }
+  }
+
+  private func updatePreference(_ update: (inout Queue.State, TaskIdentity) -> Void) {
+    guard let pointer = RuntimeHooks.currentTask(),
+      let task = RuntimeHooks.taskIdentity(pointer),
+      !RuntimeHooks.hasTaskExecutorPreference(unsafeBitCast(pointer, to: UnownedJob.self)),
+      let queue = owningQueue()
+    else { return }
+    queue.state.withLock { update(&$0, task) }
   }
 
   /// The tasks whose jobs ran in `queue` without the scope's preference, first seen first,
@@ -406,6 +439,11 @@ final class JobRouter: Sendable {
     context?.beginJob(of: queue, lane: taken.job.lane)
     defer { context?.endJob() }
     Self.run(taken.job, prefersScope: taken.prefersScope)
+    // A task that took or gave back the scope's preference hopped to go on with or without
+    // it: that is part of this job, as the runtime would run it on the same thread.
+    while let next = queue.state.withLock({ $0.takeRunAtOnce() }) {
+      Self.run(next.job, prefersScope: next.prefersScope)
+    }
     return true
   }
 

@@ -34,9 +34,20 @@ extension JobRouter {
       /// Jobs that reached the scope through the global enqueue hook rather than one of its
       /// executors: those another owner's clearing of the hook could send elsewhere.
       var globalHookArrivals = 0
-      /// Tasks given the scope's task executor as their preference after they were created
-      /// (``ScopeTaskPreference``): their jobs run on it, as those of a task created with it.
+      /// Tasks that take the scope's task executor as their preference as their first step
+      /// (``ScopeTaskPreference``), until they have: they run as created, and are not counted
+      /// among those that run without it.
+      var takingPreference: Set<TaskIdentity> = []
+      /// Tasks that took the preference after they were created: their jobs run on the scope's
+      /// executor, as those of a task created with it.
       var preferring: Set<TaskIdentity> = []
+      /// Tasks about to take or give back such a preference, with whether they will have it:
+      /// the hop the runtime makes for that is no place where another job could run in
+      /// production, so it runs at once (``JobRouter/runNext(_:sleepIfEmpty:pick:)``).
+      var hopping: [TaskIdentity: Bool] = [:]
+      /// The job of such a hop, by its sequence, once it has come, and whether its task then
+      /// has the preference.
+      var runAtOnce: (sequence: Int, prefersScope: Bool)?
       /// Tasks whose jobs ran here without the scope's preference, in the order first seen,
       /// and the names of those whose names were seen: a hop of theirs from an actor may have
       /// run inline, outside the scope's choices.
@@ -67,9 +78,19 @@ extension JobRouter {
         if RuntimeHooks.hasTaskExecutorPreference(entry.job) || preferring.contains(task) {
           return true
         }
+        if takingPreference.contains(task) { return false }
         // The runtime's own small task that ends a sleep runs no code of the scenario's.
         if !entry.endsSleep, !unpreferred.contains(task) { unpreferred.append(task) }
         return false
+      }
+
+      /// Takes the job that must run at once, if one has come.
+      mutating func takeRunAtOnce() -> (job: ReadyJob, prefersScope: Bool)? {
+        guard let (sequence, prefersScope) = runAtOnce else { return nil }
+        runAtOnce = nil
+        var index = head
+        while index < jobs.count, jobs[index].sequence != sequence { index += 1 }
+        return index < jobs.count ? (removeJob(at: index), prefersScope) : nil
       }
 
       mutating func removeJob(at index: Int) -> ReadyJob {

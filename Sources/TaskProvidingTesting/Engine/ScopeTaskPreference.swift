@@ -33,17 +33,34 @@ enum ScopeTaskPreference {
     _ operation: () async throws(Failure) -> T
   ) async throws(Failure) -> T {
     guard scoped else { return try await operation() }
-    return try await withTaskExecutorPreference(
-      ScopePoolExecutor.shared, isolation: isolation, operation: operation)
+    // Taking the preference, and giving it back, may each take a hop; both run at once (see
+    // `JobRouter.changingPreference(taking:)`).
+    JobRouter.shared.changingPreference(taking: true)
+    let result = await withTaskExecutorPreference(ScopePoolExecutor.shared, isolation: isolation) {
+      () async -> Result<T, Failure> in
+      _ = isolation  // keeps this closure on the caller's actor
+      JobRouter.shared.changedPreference(taking: true)
+      defer { JobRouter.shared.changingPreference(taking: false) }
+      do throws(Failure) {
+        return .success(try await operation())
+      } catch {
+        return .failure(error)
+      }
+    }
+    JobRouter.shared.changedPreference(taking: false)
+    return try result.get()
   }
 
   /// Starts `body` as a main-actor task of the scope whose code runs here, with the scope's
-  /// preference: a scheduler's body, an exploration's scenario.
+  /// preference (a scheduler's body, an exploration's scenario), and calls `end` with what it
+  /// returned once the preference is given back: where the runtime has to hop to give it back,
+  /// that hop is then a job of the scope's, not one left for after the scope has ended.
   @discardableResult
-  static func mainActorTask<Success: Sendable>(
-    _ body: @escaping @MainActor () async -> Success
-  ) -> Task<Success, Never> {
-    let task = Task { @MainActor in await preferring { await body() } }
+  static func mainActorTask<Result>(
+    _ body: @escaping @MainActor () async -> Result,
+    then end: @escaping @MainActor (Result) -> Void
+  ) -> Task<Void, Never> {
+    let task = Task { @MainActor in end(await preferring { await body() }) }
     if let queue = spawningScope() { note(task, in: queue) }
     return task
   }

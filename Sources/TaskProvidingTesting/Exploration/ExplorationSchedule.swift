@@ -28,10 +28,12 @@ enum ExplorationSchedule {
             ScopeTaskPreference.mainActorTask {
               do {
                 try await scenario(exploration)
+                return nil
               } catch {
-                outcome.withLock { $0.thrown = "\(error)" }
+                return "\(error)"
               }
-              outcome.withLock { $0.returned = true }
+            } then: { (thrown: String?) in
+              outcome.withLock { $0 = (true, thrown) }
             }
           }
         }

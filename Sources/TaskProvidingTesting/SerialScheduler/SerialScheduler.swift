@@ -193,8 +193,8 @@ final class SerialRun<R: Sendable> {
     let outcome = outcome
     task = scope.adopting {
       ScopeTaskPreference.mainActorTask {
-        do { outcome.end(.success(try await body())) } catch { outcome.end(.failure(error)) }
-      }
+        do { return .success(try await body()) } catch { return .failure(error) }
+      } then: { outcome.end($0) }
     }
     watchdog = JobWatchdog(
       bound: FailureBoundScale.scaled(timeout) + .seconds(1),

@@ -1,4 +1,4 @@
-#if os(Linux) && canImport(Glibc) && (arch(x86_64) || arch(arm64))
+#if os(Linux) && canImport(Glibc) && (arch(x86_64) || arch(arm64)) && !TP_NO_SYMBOLICATION
   import Glibc
   import Runtime
   import SuiteSupport
