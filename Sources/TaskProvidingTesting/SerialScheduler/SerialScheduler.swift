@@ -194,7 +194,9 @@ final class SerialRun<R: Sendable> {
     task = scope.adopting {
       ScopeTaskPreference.mainActorTask {
         do { return .success(try await body()) } catch { return .failure(error) }
-      } then: { outcome.end($0) }
+      } then: {
+        outcome.end($0)
+      }
     }
     watchdog = JobWatchdog(
       bound: FailureBoundScale.scaled(timeout) + .seconds(1),
