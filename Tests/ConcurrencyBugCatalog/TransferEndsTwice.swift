@@ -38,7 +38,7 @@ final class Transfer {
 }
 
 extension CatalogEntry {
-  static let transferEndsTwice = CatalogEntry(
+  public static let transferEndsTwice = CatalogEntry(
     name: "a state machine's precondition reached by one interleaving",
     summary: "a failure lands while the finish is journaled, and the transfer ends twice",
     bug: { exploration in endTwice(exploration, movesFirst: false) },

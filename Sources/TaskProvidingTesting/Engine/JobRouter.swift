@@ -268,10 +268,12 @@ final class JobRouter: Sendable {
         endsSleep: fromSleep, job: job)
       state.nextSequence += 1
       state.jobs.append(entry)
-      if let identity, !state.hopping.isEmpty,
-        let prefersScope = state.hopping.removeValue(forKey: identity)
-      {
-        state.runAtOnce = (entry.sequence, prefersScope)
+      if let identity {
+        if !state.hopping.isEmpty, let executors = state.hopping.removeValue(forKey: identity) {
+          state.runAtOnce = (entry.sequence, executors)
+        } else if lane == .pool, identity == state.standingIn {
+          state.runAtOnce = (entry.sequence, .standIn)
+        }
       }
       return (entry, state.wakeDriver(), state.tracer)
     }
@@ -337,7 +339,7 @@ final class JobRouter: Sendable {
   /// when the change is over, wherever it ran. A task created with the preference changes
   /// nothing, and hops for none.
   func changingPreference(taking: Bool) {
-    updatePreference { state, task in state.hopping[task] = taking }
+    updatePreference { state, task in state.hopping[task] = taking ? .scopes : .asCreated }
   }
 
   /// The change ``changingPreference(taking:)`` noted is over: the task runs on, with the
@@ -357,6 +359,12 @@ final class JobRouter: Sendable {
       let queue = owningQueue()
     else { return }
     queue.state.withLock { update(&$0, task) }
+  }
+
+  /// Where task creation cannot be watched: whether an actor's turn ran in `queue`, and the
+  /// names of the first few such actors' types.
+  func unwatchedActorTurns(_ queue: Queue) -> (ran: Bool, actors: [String]) {
+    queue.state.withLock { ($0.ranUnwatchedActorTurn, $0.unwatchedActors) }
   }
 
   /// The tasks whose jobs ran in `queue` without the scope's preference, first seen first,
@@ -426,23 +434,30 @@ final class JobRouter: Sendable {
     _ queue: Queue, sleepIfEmpty: Bool, pick: (_ jobs: [ReadyJob], _ head: Int) -> Int
   ) -> Bool {
     keepGlobalHook()
-    let taken = queue.state.withLock { state -> (job: ReadyJob, prefersScope: Bool)? in
+    let taken = queue.state.withLock { state -> (job: ReadyJob, executors: JobExecutors)? in
       guard state.head < state.jobs.count else {
         if sleepIfEmpty { state.isSleeping = true }
         return nil
       }
       let job = state.removeJob(at: pick(state.jobs, state.head))
-      return (job, state.prefersScope(job))
+      return (job, state.executors(for: job))
     }
     guard let taken else { return false }
     let context = DriverContext.current
     context?.beginJob(of: queue, lane: taken.job.lane)
     defer { context?.endJob() }
-    Self.run(taken.job, prefersScope: taken.prefersScope)
-    // A task that took or gave back the scope's preference hopped to go on with or without
-    // it: that is part of this job, as the runtime would run it on the same thread.
-    while let next = queue.state.withLock({ $0.takeRunAtOnce() }) {
-      Self.run(next.job, prefersScope: next.prefersScope)
+    var next: (job: ReadyJob, executors: JobExecutors)? = taken
+    // A task that took or gave back the scope's preference, or ran with the scope's executor
+    // standing in for the pool's, may hop only because of that: such a hop is part of this
+    // job, as the runtime would run it on the same thread.
+    while let (job, executors) = next {
+      let standsIn = job.lane == .pool && executors == .standIn
+      if standsIn { queue.state.withLock { $0.standingIn = job.task } }
+      Self.run(job, executors)
+      next = queue.state.withLock { state in
+        if standsIn { state.standingIn = nil }
+        return state.takeRunAtOnce()
+      }
     }
     return true
   }
@@ -455,25 +470,30 @@ final class JobRouter: Sendable {
   ///   task creation can be watched; everywhere, every task spawned through a provider in the
   ///   scope and the scope's own body) runs on it, on the main actor too: a hop that stays on
   ///   the same executor compares equal and runs on inline, as the runtime runs it;
-  /// - a task with no preference runs on the global pool's task executor, which the runtime
-  ///   takes for "no preference", so a hop from the pool to the pool stays inline too; a hop
-  ///   onto an actor is enqueued;
+  /// - a task with no preference for a moment only, or the runtime's own task that ends a
+  ///   sleep, runs on the global pool's task executor, which the runtime takes for "no
+  ///   preference", so a hop from the pool to the pool stays inline too; a hop onto an actor
+  ///   is enqueued;
+  /// - any other task with no preference (``JobExecutors/standIn``) runs its pool jobs on the
+  ///   scope's executor, so its sleeps keep the scope's time; the hop back to the pool that
+  ///   the runtime then makes runs at once, in the same job (see ``runNext(_:sleepIfEmpty:pick:)``);
   /// - an actor's turn runs on the scope's executor; the runtime's drain of the actor sets
   ///   each task's own preference as it runs it.
-  private static func run(_ taken: ReadyJob, prefersScope: Bool) {
-    switch taken.lane {
-    case .mainActor where prefersScope:
+  private static func run(_ taken: ReadyJob, _ executors: JobExecutors) {
+    switch (taken.lane, executors) {
+    case (.mainActor, .scopes):
       taken.job.runSynchronously(
         isolatedTo: ScopeMainExecutor.shared.asUnownedSerialExecutor(),
         taskExecutor: ScopePoolExecutor.shared.asUnownedTaskExecutor())
-    case .mainActor:
+    case (.mainActor, _):
       taken.job.runSynchronously(on: ScopeMainExecutor.shared.asUnownedSerialExecutor())
-    case .pool where taken.task != nil && !prefersScope:
+    case (.pool, .asCreated) where taken.task != nil:
       taken.job.runSynchronously(on: ScopePoolExecutor.globalPool)
-    case .pool:
+    case (.pool, _):
       taken.job.runSynchronously(on: ScopePoolExecutor.shared.asUnownedTaskExecutor())
     }
   }
+
 
   /// Marks `queue` asleep if no job waits, for `sleep` to wait on; returns whether it did.
   func sleepIfIdle(_ queue: Queue) -> Bool {

@@ -184,6 +184,12 @@ final class JobScope: Sendable {
     JobRouter.shared.unpreferredTasks(queue)
   }
 
+  /// Where task creation cannot be watched: whether an actor's turn ran, on which a task the
+  /// scope cannot see may have been created, and the names of the first few such actors.
+  var unwatchedActorTurns: (ran: Bool, actors: [String]) {
+    JobRouter.shared.unwatchedActorTurns(queue)
+  }
+
   /// Whether a job has come from a thread outside the scope (a callback, a dispatch queue),
   /// other than a sleep's end.
   var hasHeardFromOutside: Bool { JobRouter.shared.outsideWork(queue).arrivals > 0 }

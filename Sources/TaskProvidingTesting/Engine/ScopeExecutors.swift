@@ -69,7 +69,7 @@ final class ScopePoolExecutor: TaskExecutor {
   }
 
   /// A clock's duration in seconds: the system clocks' is `Duration` already.
-  fileprivate static func duration<D>(_ duration: D) -> Duration {
+  static func duration<D>(_ duration: D) -> Duration {
     (duration as? Duration) ?? .zero
   }
 }
@@ -79,26 +79,53 @@ final class ScopePoolExecutor: TaskExecutor {
 // the job that ends it, on runtimes that declare the protocol (Swift 6.3's; OS 26.4). An
 // earlier runtime sleeps in real time and hands the job to the global enqueue when the sleep
 // ends: the scope still routes it, but its clock does not jump.
+//
+// The runtime asks the executor the sleeping code runs on first, when it is not a default actor
+// (`Task.currentSchedulingExecutor`): so a sleep in main-actor code of the scope comes to the
+// scope's main executor, whether or not its task prefers the scope's executor. That puts the
+// sleeps of a main-actor `Task { }` on virtual time where task creation cannot be watched.
 #if compiler(>=6.3)
   @available(macOS 26.4, iOS 26.4, watchOS 26.4, tvOS 26.4, visionOS 26.4, *)
   extension ScopePoolExecutor: SchedulingExecutor {
     func enqueue<C: Clock>(
       _ job: consuming ExecutorJob, after delay: C.Duration, tolerance: C.Duration?, clock: C
     ) {
-      JobRouter.shared.schedule(UnownedJob(job), after: Self.duration(delay))
+      JobRouter.shared.schedule(UnownedJob(job), after: ScopePoolExecutor.duration(delay))
     }
 
     func enqueue<C: Clock>(
       _ job: consuming ExecutorJob, at instant: C.Instant, tolerance: C.Duration?, clock: C
     ) {
+      JobRouter.shared.schedule(UnownedJob(job), at: instant, on: clock)
+    }
+  }
+
+  @available(macOS 26.4, iOS 26.4, watchOS 26.4, tvOS 26.4, visionOS 26.4, *)
+  extension ScopeMainExecutor: SchedulingExecutor {
+    func enqueue<C: Clock>(
+      _ job: consuming ExecutorJob, after delay: C.Duration, tolerance: C.Duration?, clock: C
+    ) {
+      JobRouter.shared.schedule(UnownedJob(job), after: ScopePoolExecutor.duration(delay))
+    }
+
+    func enqueue<C: Clock>(
+      _ job: consuming ExecutorJob, at instant: C.Instant, tolerance: C.Duration?, clock: C
+    ) {
+      JobRouter.shared.schedule(UnownedJob(job), at: instant, on: clock)
+    }
+  }
+
+  extension JobRouter {
+    /// Holds `job` until `instant` of `clock`, as ``schedule(_:after:)`` does.
+    fileprivate func schedule<C: Clock>(_ job: UnownedJob, at instant: C.Instant, on clock: C) {
       // `Task.sleep(for:)` asks for an instant: the clock's reading as it was called plus the
       // duration. Read again here, a few microseconds later, the delay falls short of the
       // duration by those microseconds, by a different amount each run. Counted in whole
       // milliseconds, rounded up, sleeps of equal durations begun at the same virtual moment
       // end together (and in the order they began), the same way every run.
-      let delay = Self.duration(clock.now.duration(to: instant))
+      let delay = ScopePoolExecutor.duration(clock.now.duration(to: instant))
       let milliseconds = (delay / .milliseconds(1)).rounded(.up)
-      JobRouter.shared.schedule(UnownedJob(job), after: .milliseconds(max(milliseconds, 0)))
+      schedule(job, after: .milliseconds(max(milliseconds, 0)))
     }
   }
 #endif

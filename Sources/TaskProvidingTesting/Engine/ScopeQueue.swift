@@ -44,15 +44,24 @@ extension JobRouter {
       /// Tasks about to take or give back such a preference, with whether they will have it:
       /// the hop the runtime makes for that is no place where another job could run in
       /// production, so it runs at once (``JobRouter/runNext(_:sleepIfEmpty:pick:)``).
-      var hopping: [TaskIdentity: Bool] = [:]
-      /// The job of such a hop, by its sequence, once it has come, and whether its task then
-      /// has the preference.
-      var runAtOnce: (sequence: Int, prefersScope: Bool)?
+      var hopping: [TaskIdentity: JobExecutors] = [:]
+      /// The task whose pool job runs with the scope's task executor standing in for the
+      /// pool's (``JobExecutors/standIn``): a hop of its own back to the pool runs at once.
+      var standingIn: TaskIdentity?
+      /// The job of such a hop, by its sequence, once it has come, and the executors its task
+      /// then runs under.
+      var runAtOnce: (sequence: Int, executors: JobExecutors)?
       /// Tasks whose jobs ran here without the scope's preference, in the order first seen,
       /// and the names of those whose names were seen: a hop of theirs from an actor may have
       /// run inline, outside the scope's choices.
       var unpreferred: [TaskIdentity] = []
       var unpreferredNames: [TaskIdentity: String] = [:]
+      /// Where task creation cannot be watched: whether an actor's turn ran here, and the
+      /// names of the first few such actors' types. Code on an actor may create a `Task { }`
+      /// isolated to it, which starts in the actor's queue and may hop on from there with no
+      /// job the scope sees, so nothing tells the scope it exists.
+      var ranUnwatchedActorTurn = false
+      var unwatchedActors: [String] = []
       var tracer: (@Sendable (JobEvent) -> Void)?
       /// What the job the driver runs enqueues and sets, while an exploration that reduces by
       /// what jobs do records it.
@@ -71,26 +80,37 @@ extension JobRouter {
         return isSleeping ? .thread : .nobody
       }
 
-      /// Whether the task of `entry`, if it is a task's job, runs with the scope's preference:
-      /// created with it, or given it since. Notes a task that runs without.
-      mutating func prefersScope(_ entry: ReadyJob) -> Bool {
-        guard let task = entry.task else { return false }
-        if RuntimeHooks.hasTaskExecutorPreference(entry.job) || preferring.contains(task) {
-          return true
+      /// The executors `entry` runs under; notes a task that runs without the scope's
+      /// preference.
+      mutating func executors(for entry: ReadyJob) -> JobExecutors {
+        guard let task = entry.task else {
+          if entry.actor != nil, !TaskCreation.isWatched { noteUnwatchedActorTurn(entry) }
+          return .asCreated
         }
-        if takingPreference.contains(task) { return false }
+        if RuntimeHooks.hasTaskExecutorPreference(entry.job) || preferring.contains(task) {
+          return .scopes
+        }
         // The runtime's own small task that ends a sleep runs no code of the scenario's.
-        if !entry.endsSleep, !unpreferred.contains(task) { unpreferred.append(task) }
-        return false
+        if takingPreference.contains(task) || entry.endsSleep { return .asCreated }
+        if !unpreferred.contains(task) { unpreferred.append(task) }
+        return .standIn
+      }
+
+      private mutating func noteUnwatchedActorTurn(_ entry: ReadyJob) {
+        ranUnwatchedActorTurn = true
+        guard unwatchedActors.count < 3,
+          let name = RuntimeHooks.actorTypeName(ofTurn: entry.job), !unwatchedActors.contains(name)
+        else { return }
+        unwatchedActors.append(name)
       }
 
       /// Takes the job that must run at once, if one has come.
-      mutating func takeRunAtOnce() -> (job: ReadyJob, prefersScope: Bool)? {
-        guard let (sequence, prefersScope) = runAtOnce else { return nil }
+      mutating func takeRunAtOnce() -> (job: ReadyJob, executors: JobExecutors)? {
+        guard let (sequence, executors) = runAtOnce else { return nil }
         runAtOnce = nil
         var index = head
         while index < jobs.count, jobs[index].sequence != sequence { index += 1 }
-        return index < jobs.count ? (removeJob(at: index), prefersScope) : nil
+        return index < jobs.count ? (removeJob(at: index), executors) : nil
       }
 
       mutating func removeJob(at index: Int) -> ReadyJob {

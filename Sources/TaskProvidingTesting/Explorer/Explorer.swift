@@ -147,8 +147,19 @@ struct Explorer {
           + " ran do not cover every order")
     }
     if runner.outside.unpreferredCount > 0 { said.append(unpreferredTasksSaid) }
+    if runner.outside.ranUnwatchedActorTurn { said.append(unwatchedActorsSaid) }
     guard !said.isEmpty else { return report }
     return report.withOutsideWork(said.joined(separator: "; and "))
+  }
+
+  /// What a report says where code ran on actors and task creation cannot be watched.
+  private var unwatchedActorsSaid: String {
+    let names = runner.outside.unwatchedActors
+    let actors = names.isEmpty ? "actors" : "actors (" + names.joined(separator: ", ") + ")"
+    return "code of the scenario ran on " + actors + " where this platform does not let the"
+      + " explorer see tasks being created: a `Task { }` created there starts in the actor's"
+      + " queue and may go from actor to actor, or to the pool, with no job the explorer sees, so"
+      + " it cannot tell that every hop was a choice. Tasks spawned through a provider are seen"
   }
 
   /// What a report says of the scenario's tasks that ran without the explorer's executor.
@@ -160,12 +171,12 @@ struct Explorer {
       count == 1
       ? "a task" + (named.isEmpty ? "" : " (\(named))")
       : "\(count) tasks" + (named.isEmpty ? "" : " (among them \(named))")
-    return which + " of the scenario ran without the explorer's executor: "
-      + (count == 1 ? "it was" : "they were")
-      + " started with `Task { }` (or `Task.immediate`, or before the exploration) where this"
-      + " platform does not let the explorer see tasks being created, so a hop of "
+    return which + " of the scenario ran without the explorer's executor, so a hop of "
       + (count == 1 ? "its" : "theirs")
-      + " from an actor to an idle actor or to the pool may have run at once, with no choice."
+      + " from an actor to an idle actor or to the pool may have run at once, with no choice: "
+      + (count == 1 ? "it was" : "they were")
+      + " started with `Task { }` where this platform does not let the explorer see tasks being"
+      + " created (Apple's platforms), with `Task.immediate`, or before the exploration."
       + " Spawn such tasks through `exploration.provider` (or the provider the code under test"
       + " takes) to have every hop explored"
   }

@@ -30,6 +30,20 @@ struct ScheduleRunner {
     /// How many such tasks the schedules met in all, named or not.
     var unpreferredCount = 0
 
+    /// Whether an actor's turn ran where task creation cannot be watched, and the names of
+    /// the first few such actors.
+    var ranUnwatchedActorTurn = false
+    var unwatchedActors: [String] = []
+
+    /// Notes the actors whose turns one schedule ran where task creation cannot be watched.
+    func noteUnwatchedActorTurns(_ turns: (ran: Bool, actors: [String])) {
+      guard turns.ran else { return }
+      ranUnwatchedActorTurn = true
+      for name in turns.actors where !unwatchedActors.contains(name) && unwatchedActors.count < 3 {
+        unwatchedActors.append(name)
+      }
+    }
+
     /// Notes the tasks one schedule ran without the scope's preference.
     func noteUnpreferred(_ names: [String?]) {
       guard !names.isEmpty else { return }
@@ -99,6 +113,17 @@ struct ScheduleRunner {
     }
     return "; nothing came from outside the explorer's view (a sleep, a thread of its own,"
       + " a dispatch queue) within \(FailureBoundScale.describe(waited))"
+  }
+
+  /// What a stuck schedule adds when `count` of its tasks ran without the scope's executor:
+  /// a sleep of theirs keeps real time, unseen, and may be what it waits for.
+  static func unseenSleepCause(_ count: Int) -> String {
+    guard count > 0 else { return "" }
+    return "; \(count == 1 ? "a task" : "\(count) tasks") of the scenario ran without the"
+      + " explorer's executor (started with `Task { }` where this platform does not let the"
+      + " explorer see tasks being created), and a sleep of such a task keeps real time: spawn it"
+      + " through the provider to have its sleeps on virtual time, or give `outsideWait` as long"
+      + " as its sleeps"
   }
 
   static func after(_ steps: Int) -> String {

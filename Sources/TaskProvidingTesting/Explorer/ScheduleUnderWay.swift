@@ -102,6 +102,7 @@ final class ScheduleUnderWay<D: ScheduleDecider> {
     // waited, is work from outside all the same.
     if scope.hasHeardFromOutside { runner.outside.heard = true }
     runner.outside.noteUnpreferred(scope.unpreferredTasks.map(\.name))
+    runner.outside.noteUnwatchedActorTurns(scope.unwatchedActorTurns)
     if !scope.close() {
       run.failure = ScheduleFailure(kind: .hookReplaced, reason: JobScope.hookReplacedMessage)
     }
@@ -292,7 +293,8 @@ final class ScheduleUnderWay<D: ScheduleDecider> {
         ScheduleFailure(
           kind: .stuck,
           reason: "nothing can run and the scenario has not returned"
-            + ScheduleRunner.after(steps) + ScheduleRunner.stuckCause(waited)))
+            + ScheduleRunner.after(steps) + ScheduleRunner.stuckCause(waited)
+            + ScheduleRunner.unseenSleepCause(scope.unpreferredTasks.count)))
     }
     guard pending.isEmpty else {
       return .end(
@@ -301,7 +303,8 @@ final class ScheduleUnderWay<D: ScheduleDecider> {
           reason: "nothing can run" + ScheduleRunner.after(steps)
             + ", yet tasks are still pending: " + pending.joined(separator: "; ")
             + " (they may await a call of a function made without `answers:`)"
-            + ScheduleRunner.stuckCause(waited)))
+            + ScheduleRunner.stuckCause(waited)
+            + ScheduleRunner.unseenSleepCause(scope.unpreferredTasks.count)))
     }
     if let broken = setup.brokenFinalCheck() {
       return .end(
@@ -316,12 +319,15 @@ final class ScheduleUnderWay<D: ScheduleDecider> {
     let outside = runner.outside
     if scope.hasHeardFromOutside { outside.heard = true }
     let sleeps = scope.pendingSleeps
+    // A task that ran without the scope's executor sleeps in real time, unseen (see
+    // `ScopeTaskPreference`): that is a sign of outside work, as a job from outside is.
+    let unseenSleeps = !scope.unpreferredTasks.isEmpty
     let wait: Duration
     if sleeps > 0 {
       wait = ScheduleRunner.longestSleep
     } else if let outsideWait = runner.outsideWait {
       wait = outsideWait
-    } else if outside.heard {
+    } else if outside.heard || unseenSleeps {
       wait = ScheduleRunner.defaultOutsideWait
     } else if !outside.probed {
       outside.probed = true
@@ -329,7 +335,8 @@ final class ScheduleUnderWay<D: ScheduleDecider> {
     } else {
       wait = ScheduleRunner.grace
     }
-    let reported = sleeps > 0 || runner.outsideWait != nil || outside.heard ? wait : nil
+    let reported =
+      sleeps > 0 || runner.outsideWait != nil || outside.heard || unseenSleeps ? wait : nil
     let started = OutsideWait(
       deadline: .now + FailureBoundScale.scaled(wait), reported: reported)
     waiting = started

@@ -50,7 +50,9 @@ struct SuspensionPointTests {
       exploration.atEnd("no task found the lock held") { !gate.foundHeld }
     }
     #expect(report.failure == nil)
-    #expect(report.coversEverySchedule)
+    // Where the creation of the plain tasks is not seen, they run without the explorer's
+    // executor, and the report says their hops may have escaped it.
+    #expect(report.coversEverySchedule == LinuxFacilities.seeTaskCreation)
   }
 
   /// Two taps of a `@MainActor` model, each spawning through the exploration's provider a
@@ -77,7 +79,8 @@ struct SuspensionPointTests {
       exploration.atEnd("the notes are in order") { journal.notes.value == [1, 2] }
     }
     #expect(report.failure == nil)
-    #expect(report.coversEverySchedule)
+    // The action's plain task: see `aTaskSuspendedOnTheContinuationHoldsNoLock`.
+    #expect(report.coversEverySchedule == LinuxFacilities.seeTaskCreation)
   }
 
   /// An immediate task spawned through the exploration's provider runs at once, up to its
@@ -86,7 +89,7 @@ struct SuspensionPointTests {
   @Test @MainActor func anImmediateTaskBeginsWithinTheActionThatSpawnsIt() async {
     let report = await ImmediateTaps.exploreTwoTaps()
     #expect(report.failure == nil)
-    #expect(report.coversEverySchedule)
+    #expect(LinuxFacilities.coversOrSaysWhy(report))
     #expect(report.schedules > 1)
   }
 
@@ -102,7 +105,7 @@ struct SuspensionPointTests {
     for round in 1...4 {
       let report = await ImmediateTaps.exploreTwoTaps()
       #expect(report.failure == nil, "round \(round)")
-      #expect(report.coversEverySchedule, "round \(round)")
+      #expect(LinuxFacilities.coversOrSaysWhy(report), "round \(round)")
     }
   }
 
@@ -124,13 +127,21 @@ struct SuspensionPointTests {
       orders.withValue { _ = $0.insert(entries) }
     }
     #expect(report.failure == nil)
+    let between: [String] = ["walker@first", "visitor@first", "walker@second"]
+    guard LinuxFacilities.seeTaskCreation else {
+      // The plain walker prefers no executor: from its idle first actor it enters the idle
+      // second at once, on the same thread, so the visitor never comes between, and the
+      // report does not call the space complete.
+      #expect(!report.coversEverySchedule)
+      #expect(!orders.value.contains(between))
+      return
+    }
     #expect(report.coversEverySchedule)
     // The visitor can come before the walker, between its two actors, or after both.
     #expect(
       orders.value
         == [
-          ["visitor@first", "walker@first", "walker@second"],
-          ["walker@first", "visitor@first", "walker@second"],
+          ["visitor@first", "walker@first", "walker@second"], between,
           ["walker@first", "walker@second", "visitor@first"],
         ])
   }
@@ -158,11 +169,17 @@ struct SuspensionPointTests {
             cached == nil || cached == current
           }
         }
+      } when: {
+        LinuxFacilities.seeTaskCreation
       } matching: {
         $0.description.contains("the cache holds nothing or the current settings")
       }
+      // Where task creation is not seen, the plain lookup goes from one idle workspace actor
+      // to the next at once, and the invalidation never comes between: the bug is missed,
+      // and the report does not call the space complete.
       let failure = report?.failure
-      #expect(failure != nil, "\(strategy)")
+      #expect((failure != nil) == LinuxFacilities.seeTaskCreation, "\(strategy)")
+      if failure == nil { #expect(report?.isComplete == false, "\(strategy)") }
     }
   }
 
@@ -209,7 +226,10 @@ struct SuspensionPointTests {
     } matching: {
       $0.description.contains("the server agrees with the button")
     }
-    #expect(report?.failure?.description.contains("LikeButton.encodeLogged") == true)
+    #expect(report?.failure != nil)
+    // The function is named where symbols can be read.
+    let named = report?.failure?.description.contains("LikeButton.encodeLogged") == true
+    #expect(named == LinuxFacilities.namePlaces)
   }
 
   /// The same taps, where the `nonisolated` function only returns its argument: the compiler
@@ -226,7 +246,7 @@ struct SuspensionPointTests {
       }
     }
     #expect(report.failure == nil)
-    #expect(report.coversEverySchedule)
+    #expect(LinuxFacilities.coversOrSaysWhy(report))
     #expect(report.schedules > 1)
   }
 

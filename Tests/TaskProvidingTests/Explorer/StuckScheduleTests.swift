@@ -35,6 +35,12 @@ struct StuckScheduleTests {
       $0.description.contains("nothing can run")
     }
     let failure = report?.failure
+    guard LinuxFacilities.seeTaskCreation else {
+      // The plain tasks ran without the explorer's executor, where a sleep keeps real time
+      // unseen: the schedule waited for one, and the report says so.
+      #expect(failure?.reason.contains("a sleep of such a task keeps real time") == true)
+      return
+    }
     #expect(failure?.reason.contains("nothing outside the explorer's view was under way") == true)
   }
 
@@ -89,7 +95,11 @@ struct StuckScheduleTests {
   /// Run as a test runs it, the exploration is in a child process: a job that blocks forever
   /// ends the child, not the test run, and the test process reports it at the call's line
   /// through the test's issue reporting, with the schedule's replay string.
-  @Test func aJobThatNeverReturnsInAChildIsReportedAndTheRunGoesOn() async {
+  @Test(
+    .enabled(
+      if: LinuxFacilities.startChildren,
+      "a job that never returns is reported only where explorations run in a child process"))
+  func aJobThatNeverReturnsInAChildIsReportedAndTheRunGoesOn() async {
     var report: ExplorationReport?
     await withKnownIssue {
       report = await Self.exploreAJobThatNeverReturns()

@@ -9,8 +9,14 @@ import Testing
 /// schedule and its steps up to the trap, and the test run goes on: the exploration runs in a
 /// child process of the test binary, which the trap ends instead of this one.
 ///
-/// Each test reaching its last line is itself the proof that the run went on.
-@Suite(.timeLimit(.minutes(ThreadSanitizer.minutes(5))))
+/// Each test reaching its last line is itself the proof that the run went on. Where no child
+/// process starts, a trapping schedule ends the test run instead, which
+/// `WithoutLinuxFacilitiesTests` checks in a process of its own.
+@Suite(
+  .timeLimit(.minutes(ThreadSanitizer.minutes(5))),
+  .enabled(
+    if: LinuxFacilities.startChildren,
+    "a trapping schedule is reported only where explorations run in a child process"))
 struct TrappingScheduleTests {
   /// What each trapping entry's report must quote of its trap.
   static let trapMessage: [String: String] = [

@@ -18,6 +18,10 @@ final class TrappingScheduleXCTests: XCTestCase {
   }
 
   func testAContinuationResumedTwiceIsReportedAtTheCallsLine() async throws {
+    // Where no child process starts, the trap would end the test run.
+    try XCTSkipUnless(
+      LinuxFacilities.startChildren,
+      "a trapping schedule is reported only where explorations run in a child process")
     let line = #line + 2
     let report = await explore(
       .exhaustive(), outsideWait: .milliseconds(20), CatalogEntry.continuationResumedTwice.bug)
@@ -36,7 +40,7 @@ final class TrappingScheduleXCTests: XCTestCase {
       .exhaustive(), outsideWait: .milliseconds(20),
       CatalogEntry.continuationResumedTwice.fixed)
     XCTAssertNil(report.failure)
-    XCTAssertTrue(report.isComplete)
+    XCTAssertTrue(LinuxFacilities.coversOrSaysWhy(report), report.description)
     XCTAssertTrue(failures.isEmpty, "\(failures)")
   }
 }

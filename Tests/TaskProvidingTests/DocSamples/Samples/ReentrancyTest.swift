@@ -11,7 +11,7 @@ import Testing
         let server = ImageServer()
         let cache = ImageCache(server: server)
         let views = (1...2).map { view in
-          Task(name: "view \(view) shows a.png") { await cache.image("a.png") }
+          exploration.provider.task(name: "view \(view) shows a.png") { await cache.image("a.png") }
         }
         for view in views { _ = await view.value }
         let downloads = await server.downloads

@@ -6,7 +6,15 @@ import Testing
 /// A failing schedule is told so the race can be read in a few lines: tasks by their names,
 /// the scenario's own steps as the scenario's, a task entering an actor while another is
 /// suspended inside it, and the default order around the departures folded away.
-@Suite(.exploresInProcess, .timeLimit(.minutes(ThreadSanitizer.minutes(5))))
+///
+/// The stories here name plain tasks and the functions they resume in, which takes Linux's
+/// task-creation hook and symbols; `WithoutLinuxFacilitiesTests` checks what steps say
+/// without them.
+@Suite(
+  .exploresInProcess, .timeLimit(.minutes(ThreadSanitizer.minutes(5))),
+  .enabled(
+    if: LinuxFacilities.seeTaskCreation && LinuxFacilities.namePlaces,
+    "stories that name plain tasks and places need Linux's task-creation hook and symbols"))
 struct ScheduleNarrationTests {
   /// The DocC article's image cache, with its views as named plain tasks: each view hops
   /// from actor to actor and enqueues nothing while it runs, yet the story names it, and says

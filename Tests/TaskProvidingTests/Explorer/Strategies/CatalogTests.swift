@@ -52,14 +52,39 @@ import Testing
     "a timeout racing its answer": (1, 1),
   ]
 
+  /// Whether the scenarios' plain `Task { }`s get the explorer's executor (Linux); where they
+  /// do not (Apple's platforms, and the build CI runs without Linux's facilities), their hops
+  /// from an actor may run inline, so some bugs take more schedules, one is missed, and a
+  /// twin's space is not called complete (see `WithoutLinuxFacilitiesTests`).
+  static let seesTaskCreation = LinuxFacilities.seeTaskCreation
+
+  /// The bugs whose race is a hop of a plain task in the code under test, from one actor to
+  /// the pool and on to the same actor: where its creation is not seen, that hop runs inline,
+  /// and no strategy here finds the bug; an exhaustive search says its space is not complete.
+  static let missedWithoutTaskCreation: Set<String> = [
+    "a waiter dropped between two actors (DataLoader)"
+  ]
+
+  /// Whether `report` of a twin covers its whole space, or says why it cannot.
+  static func coversOrSaysWhy(_ report: ExplorationReport) -> Bool {
+    LinuxFacilities.coversOrSaysWhy(report)
+  }
+
   @Test func everyEntryStatesWithinHowManySchedulesItIsFound() {
     #expect(Set(Self.foundWithin.keys) == Set(CatalogEntry.all.map(\.name)))
   }
 
   @Test func exhaustiveSearchFindsEachBugAndItReplays() async throws {
     for entry in CatalogEntry.all {
+      if !Self.seesTaskCreation, Self.missedWithoutTaskCreation.contains(entry.name) {
+        let report = await explore(.exhaustive(), outsideWait: Self.outsideWait, entry.bug)
+        #expect(report.failure == nil && !report.isComplete, "\(entry)")
+        continue
+      }
       let found = try #require(await Self.findBug(entry, with: .exhaustive()), "\(entry)")
-      #expect(found.scheduleNumber <= Self.foundWithin[entry.name]?.exhaustive ?? 0, "\(entry)")
+      // Measured on Linux; elsewhere more hops run inline, and the order of the space changes.
+      let within = Self.seesTaskCreation ? Self.foundWithin[entry.name]?.exhaustive ?? 0 : 10_000
+      #expect(found.scheduleNumber <= within, "\(entry)")
       var replayed: ExplorationReport?
       await withKnownIssue {
         replayed = await explore(
@@ -76,13 +101,13 @@ import Testing
   static let seeds = ThreadSanitizer.isActive ? UInt64(1)...2 : UInt64(1)...5
 
   @Test func pctFindsEachBugWithinAHundredSchedules() async throws {
-    for entry in CatalogEntry.all {
+    for entry in CatalogEntry.all
+    where Self.seesTaskCreation || !Self.missedWithoutTaskCreation.contains(entry.name) {
       for seed in Self.seeds {
         let found = await Self.findBug(entry, with: .pct(seed: seed, schedules: 100))
         #expect(found != nil, "PCT with seed \(seed) missed: \(entry)")
-        #expect(
-          found?.scheduleNumber ?? .max <= Self.foundWithin[entry.name]?.pct ?? 0,
-          "PCT with seed \(seed): \(entry)")
+        let within = Self.seesTaskCreation ? Self.foundWithin[entry.name]?.pct ?? 0 : 100
+        #expect(found?.scheduleNumber ?? .max <= within, "PCT with seed \(seed): \(entry)")
       }
     }
   }
@@ -91,7 +116,8 @@ import Testing
   /// partial order sampling within 100 for half the seeds or more (the benchmark's sampling
   /// figure gives each bug's median and worst over twenty seeds).
   @Test func posAndTheUniformWalkFindEachBug() async {
-    for entry in CatalogEntry.all {
+    for entry in CatalogEntry.all
+    where Self.seesTaskCreation || !Self.missedWithoutTaskCreation.contains(entry.name) {
       for sampler in ["POS", "uniform walk"] {
         var found: [Int] = []
         for seed in Self.seeds {
@@ -128,6 +154,8 @@ import Testing
       if Self.missedAssumingNoHiddenSharing.contains(entry.name) {
         let report = await explore(assumed, outsideWait: Self.outsideWait, entry.bug)
         if report.failure == nil { missed.insert(entry.name) }
+      } else if !Self.seesTaskCreation, Self.missedWithoutTaskCreation.contains(entry.name) {
+        // Missed with or without the reduction, for the reason that set says.
       } else if await Self.findBug(entry, with: assumed) == nil {
         missed.insert(entry.name)
       }
@@ -136,7 +164,7 @@ import Testing
         .exhaustive(limit: ThreadSanitizer.isActive ? 300 : 10_000), outsideWait: Self.outsideWait,
         entry.fixed)
       #expect(twin.failure == nil, "\(entry)")
-      #expect(twin.coversEverySchedule, "\(entry): \(twin.schedules)")
+      #expect(Self.coversOrSaysWhy(twin), "\(entry): \(twin.schedules)")
       #expect(twin.schedules <= certain.schedules || !certain.isComplete, "\(entry)")
       if twin.schedules < certain.schedules { fewer += 1 }
     }
@@ -152,7 +180,7 @@ import Testing
         .exhaustive(limit: limit), outsideWait: Self.outsideWait, entry.fixed)
       #expect(exhaustive.failure == nil, "\(entry)")
       // Every schedule, unless there are more than the limit.
-      #expect(exhaustive.coversEverySchedule || exhaustive.schedules == limit, "\(entry)")
+      #expect(Self.coversOrSaysWhy(exhaustive) || exhaustive.schedules == limit, "\(entry)")
       for seed in Self.seeds {
         for strategy in [
           ExplorationStrategy.pct(seed: seed, schedules: 100), .pos(seed: seed, schedules: 100),
@@ -170,13 +198,19 @@ import Testing
   /// `backtrace` is the innermost frame of every capture.
   @Test func anUnnamedTaskIsNamedByTheLineThatSpawnedIt() async throws {
     var places: [Substring] = []
-    for entry in CatalogEntry.all {
+    for entry in CatalogEntry.all
+    where Self.seesTaskCreation || !Self.missedWithoutTaskCreation.contains(entry.name) {
       guard let found = await Self.findBug(entry, with: .exhaustive()) else { continue }
       for step in found.steps {
         for piece in step.components(separatedBy: "spawned at ").dropFirst() {
           places.append(piece.prefix { $0 != " " && $0 != ")" && $0 != "," })
         }
       }
+    }
+    // Where symbols cannot be read, a task with no name is named by its number alone.
+    guard LinuxFacilities.namePlaces else {
+      #expect(places.isEmpty)
+      return
     }
     #expect(!places.isEmpty, "no step names a task by where it was spawned")
     for place in places {

