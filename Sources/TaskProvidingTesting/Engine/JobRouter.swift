@@ -494,7 +494,6 @@ final class JobRouter: Sendable {
     }
   }
 
-
   /// Marks `queue` asleep if no job waits, for `sleep` to wait on; returns whether it did.
   func sleepIfIdle(_ queue: Queue) -> Bool {
     queue.state.withLock { state in
