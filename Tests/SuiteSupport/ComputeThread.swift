@@ -34,14 +34,25 @@ final class ComputeThread: TaskExecutor, @unchecked Sendable {
     pthread_mutex_init(mutex, nil)
     pthread_cond_init(condition, nil)
     let unmanaged = Unmanaged.passRetained(self)
-    var thread = pthread_t()
+    // Darwin's `pthread_t` is a pointer and its start routine's argument is not optional;
+    // glibc's is an integer and its argument is.
+    #if canImport(Darwin)
+      var thread: pthread_t?
+    #else
+      var thread = pthread_t()
+    #endif
     let created = pthread_create(
       &thread, nil,
       { argument in
+        let argument: UnsafeMutableRawPointer? = argument
         Unmanaged<ComputeThread>.fromOpaque(argument!).takeRetainedValue().runJobs()
       }, unmanaged.toOpaque())
     precondition(created == 0, "could not start a thread: \(created)")
-    pthread_detach(thread)
+    #if canImport(Darwin)
+      if let thread { pthread_detach(thread) }
+    #else
+      pthread_detach(thread)
+    #endif
   }
 
   func enqueue(_ job: consuming ExecutorJob) {

@@ -24,11 +24,17 @@ public struct ExplorationReport: Sendable, CustomStringConvertible {
   /// what diverged. The search then counts the space as not covered (``isComplete`` is
   /// `false`); the schedules that did run were real runs of the scenario.
   public let nondeterminism: String?
-  /// Set when work outside the explorer's view took part: a job of one of the scenario's
-  /// tasks came from a thread the explorer does not drive (a dispatch queue, a custom
-  /// executor, a thread of its own). It says what the explorer could still choose, and that
-  /// the space is not complete: ``isComplete`` is then `false`. Work that resumes a task
-  /// before the task has suspended brings no job, and is not seen.
+  /// Set when work outside the explorer's choices may have taken part, saying what and what
+  /// to do; ``isComplete`` is then `false`:
+  /// - a job of one of the scenario's tasks came from a thread the explorer does not drive (a
+  ///   dispatch queue, a custom executor, a thread of its own);
+  /// - a task ran without the explorer's executor (a `Task { }` where the platform does not
+  ///   let the explorer see tasks being created, a `Task.immediate`), so a hop of its from an
+  ///   actor may have run at once, with no choice;
+  /// - where tasks cannot be seen being created, code ran on an actor, where a `Task { }` may
+  ///   have started unseen.
+  ///
+  /// Work that resumes a task before the task has suspended brings no job, and is not seen.
   public let outsideWork: String?
 
   /// For an exhaustive exploration: whether every schedule of the scenario ran, with no bound
