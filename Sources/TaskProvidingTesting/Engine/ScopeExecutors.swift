@@ -85,8 +85,12 @@ final class ScopePoolExecutor: TaskExecutor {
 // scope's main executor, whether or not its task prefers the scope's executor. That puts the
 // sleeps of a main-actor `Task { }` on virtual time where task creation cannot be watched.
 #if compiler(>=6.3)
+  /// An executor of a scope's that schedules a sleep on the scope's virtual time.
   @available(macOS 26.4, iOS 26.4, watchOS 26.4, tvOS 26.4, visionOS 26.4, *)
-  extension ScopePoolExecutor: SchedulingExecutor {
+  protocol ScopeSchedulingExecutor: SchedulingExecutor {}
+
+  @available(macOS 26.4, iOS 26.4, watchOS 26.4, tvOS 26.4, visionOS 26.4, *)
+  extension ScopeSchedulingExecutor {
     func enqueue<C: Clock>(
       _ job: consuming ExecutorJob, after delay: C.Duration, tolerance: C.Duration?, clock: C
     ) {
@@ -101,19 +105,10 @@ final class ScopePoolExecutor: TaskExecutor {
   }
 
   @available(macOS 26.4, iOS 26.4, watchOS 26.4, tvOS 26.4, visionOS 26.4, *)
-  extension ScopeMainExecutor: SchedulingExecutor {
-    func enqueue<C: Clock>(
-      _ job: consuming ExecutorJob, after delay: C.Duration, tolerance: C.Duration?, clock: C
-    ) {
-      JobRouter.shared.schedule(UnownedJob(job), after: ScopePoolExecutor.duration(delay))
-    }
+  extension ScopePoolExecutor: ScopeSchedulingExecutor {}
 
-    func enqueue<C: Clock>(
-      _ job: consuming ExecutorJob, at instant: C.Instant, tolerance: C.Duration?, clock: C
-    ) {
-      JobRouter.shared.schedule(UnownedJob(job), at: instant, on: clock)
-    }
-  }
+  @available(macOS 26.4, iOS 26.4, watchOS 26.4, tvOS 26.4, visionOS 26.4, *)
+  extension ScopeMainExecutor: ScopeSchedulingExecutor {}
 
   extension JobRouter {
     /// Holds `job` until `instant` of `clock`, as ``schedule(_:after:)`` does.
