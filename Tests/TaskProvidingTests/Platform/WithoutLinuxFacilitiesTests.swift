@@ -1,4 +1,5 @@
 import ConcurrencyBugCatalog
+import LockSupport
 import SuiteSupport
 import TaskProviding
 import Testing
@@ -62,6 +63,29 @@ import Testing
     #expect(report.isComplete)
   }
 
+  /// A plain task that yields in a loop until another sets a flag: where its pool jobs run
+  /// with the explorer's executor standing in, its hops back to the pool run at once, but
+  /// only so many in one job, so the other task still runs and the loop ends, in every
+  /// schedule.
+  @Test(.timeLimit(.minutes(1))) func aPlainTaskYieldingInALoopLetsTheOtherRun() async {
+    let report = await explore(.exhaustive(limit: 50)) { exploration in
+      let flag = Flag()
+      let spinner = Task.detached {
+        var spins = 0
+        while !flag.isSet {
+          await Task.yield()
+          spins += 1
+        }
+        return spins
+      }
+      let setter = Task.detached { flag.set() }
+      await setter.value
+      let spins = await spinner.value
+      exploration.atEnd("the spinner stopped") { spins >= 0 }
+    }
+    #expect(report.failure == nil)
+  }
+
   /// A failure's steps name the function and line a task resumes at where symbols can be
   /// read, and name the task alone elsewhere.
   @Test func stepsNamePlacesOnlyWhereSymbolsCanBeRead() async {
@@ -107,6 +131,13 @@ import Testing
         .exhaustive(), outsideWait: .milliseconds(20), CatalogEntry.transferEndsTwice.bug)
     }
   }
+}
+
+/// A flag one task sets and another reads, behind a lock.
+private final class Flag: Sendable {
+  private let value = Locked(false)
+  var isSet: Bool { value.withLock { $0 } }
+  func set() { value.withLock { $0 = true } }
 }
 
 /// An actor a task hops onto and back from.
