@@ -1,7 +1,8 @@
 /// What a pthread call returned, checked: a lock that fails to lock, unlock or be made is a
-/// broken invariant (a lock taken twice on one thread, a corrupted lock), not an error a
-/// caller can handle, so it stops the program and says which call failed, as swift-nio's
-/// locks do.
+/// broken invariant (a corrupted or uninitialized lock, a lock the system could not make), not
+/// an error a caller can handle, so it stops the program and says which call failed, as
+/// swift-nio's locks do. A default mutex taken twice on one thread deadlocks rather than fail,
+/// on glibc and Darwin alike.
 @usableFromInline
 enum PthreadResult {
   // Transparent, so even a debug build inlines it: every lock and unlock checks a result,

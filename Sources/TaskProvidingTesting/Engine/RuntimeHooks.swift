@@ -10,7 +10,9 @@ enum RuntimeHooks {
   typealias MainOriginal = @convention(thin) () -> UnownedSerialExecutor
   typealias MainHook = @convention(thin) (MainOriginal) -> UnownedSerialExecutor
   private typealias GetCurrent = @convention(c) () -> UnsafeRawPointer?
-  private typealias JobWord = @convention(c) (UnsafeRawPointer) -> UInt64
+  private typealias JobID = @convention(c) (UnsafeRawPointer) -> UInt64
+  /// `swift_task_getJobFlags` returns a `size_t`: 32 bits on arm64_32 (watchOS devices).
+  private typealias JobFlags = @convention(c) (UnsafeRawPointer) -> UInt
   private typealias GetMainExecutor = @convention(thin) () -> UnownedSerialExecutor
   private typealias Enqueue = @convention(thin) (UnownedJob, UnownedSerialExecutor) -> Void
   private typealias EnqueueGlobal = @convention(thin) (UnownedJob) -> Void
@@ -24,9 +26,9 @@ enum RuntimeHooks {
   private static let getCurrent = symbol("swift_task_getCurrent")
     .map { unsafeBitCast($0, to: GetCurrent.self) }
   private static let getJobTaskID = symbol("swift_task_getJobTaskId")
-    .map { unsafeBitCast($0, to: JobWord.self) }
+    .map { unsafeBitCast($0, to: JobID.self) }
   private static let getJobFlags = symbol("swift_task_getJobFlags")
-    .map { unsafeBitCast($0, to: JobWord.self) }
+    .map { unsafeBitCast($0, to: JobFlags.self) }
 
   private static let getMainExecutor = symbol("swift_task_getMainExecutor")
     .map { unsafeBitCast($0, to: GetMainExecutor.self) }
@@ -88,7 +90,7 @@ enum RuntimeHooks {
   /// The runtime's kind of a job: 0 for a task, other values for its internal jobs.
   @inline(__always)
   static func jobKind(_ job: UnsafeRawPointer) -> UInt64 {
-    (getJobFlags?(job) ?? 0) & 0xFF
+    UInt64(getJobFlags?(job) ?? 0) & 0xFF
   }
 
   /// The actor whose turn a job is, by its address; `nil` for any other job. The runtime
@@ -120,7 +122,7 @@ enum RuntimeHooks {
   /// Whether a task job is an `async let` child, which lives in its parent's memory and is
   /// not reference-counted on its own (`Task_IsAsyncLetTask` among the job's flags).
   static func isAsyncLetTask(_ job: UnsafeRawPointer) -> Bool {
-    ((getJobFlags?(job) ?? 0) >> 28) & 1 == 1
+    (UInt64(getJobFlags?(job) ?? 0) >> 28) & 1 == 1
   }
 
   /// Whether a task job's task was created with a task executor preference
@@ -128,7 +130,7 @@ enum RuntimeHooks {
   @inline(__always)
   static func hasTaskExecutorPreference(_ job: UnownedJob) -> Bool {
     let pointer = unsafeBitCast(job, to: UnsafeRawPointer.self)
-    return ((getJobFlags?(pointer) ?? 0) >> 29) & 1 == 1
+    return (UInt64(getJobFlags?(pointer) ?? 0) >> 29) & 1 == 1
   }
 
   /// The name the task running on this thread was given (`Task(name:)`), if any.

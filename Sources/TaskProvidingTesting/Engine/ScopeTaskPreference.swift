@@ -26,13 +26,11 @@ enum ScopeTaskPreference {
   }
 
   /// Runs `operation`, on `isolation`, with the scope's task executor as the running task's
-  /// preference if `scoped`.
+  /// preference.
   static func preferring<T, Failure>(
-    when scoped: Bool = true,
     isolation: isolated (any Actor)? = #isolation,
     _ operation: () async throws(Failure) -> T
   ) async throws(Failure) -> T {
-    guard scoped else { return try await operation() }
     // Taking the preference, and giving it back, may each take a hop; both run at once (see
     // `JobRouter.changingPreference(taking:)`).
     JobRouter.shared.changingPreference(taking: true)

@@ -1,6 +1,6 @@
-#if !(canImport(Darwin) || canImport(Glibc) || canImport(Musl))
-  /// Where no C library offers files, none opens. Files serve only explorations in a child
-  /// process, which such a platform cannot start (see ``ChildSpawn``).
+#if !os(Linux) || TP_NO_CHILD_PROCESS
+  /// Where no child process starts (see ``ChildSpawn``), no file opens: files serve only
+  /// explorations in a child process.
   struct OutputFile: Sendable {
     /// Always `nil`: there are no files here.
     init?(path: String, appending: Bool) { return nil }

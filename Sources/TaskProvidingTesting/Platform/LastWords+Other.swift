@@ -1,6 +1,6 @@
-#if !(canImport(Darwin) || canImport(Glibc) || canImport(Musl))
-  /// Where signals cannot be handled, a trapping child says nothing as it dies; no child
-  /// starts on such a platform anyway (see ``ChildSpawn``).
+#if !os(Linux) || TP_NO_CHILD_PROCESS
+  /// Where no child process starts (see ``ChildSpawn``), there is no trapping child to say
+  /// anything as it dies.
   enum LastWords {
     /// Does nothing: the trap is reported without its steps.
     static func install(_ words: @escaping () -> Void) {}

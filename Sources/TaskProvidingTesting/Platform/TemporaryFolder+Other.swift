@@ -1,6 +1,5 @@
-#if !(canImport(Darwin) || canImport(Glibc) || canImport(Musl))
-  /// Where no C library offers files, no folder can be made: an exploration that would run
-  /// in a child process says so and runs in the test's own process.
+#if !os(Linux) || TP_NO_CHILD_PROCESS
+  /// Where no child process starts (see ``ChildSpawn``), no folder is made for one.
   struct TemporaryFolder {
     let path: String
 

@@ -3,7 +3,8 @@
 ///
 /// A task's name is not readable from outside it, so a step names a task without one by
 /// where it came from. Captured only while a schedule is narrated, with the C library's
-/// `backtrace`, which walks the stack by its unwind tables.
+/// `backtrace`, which walks the stack by its unwind tables on glibc and by its frame pointers on
+/// Darwin, which always keeps them.
 enum SpawnSite {
   private typealias Walk =
     @convention(c) (UnsafeMutablePointer<UnsafeMutableRawPointer?>, Int32)

@@ -121,7 +121,13 @@ public class TaskRecorder: TaskProvider, @unchecked Sendable {
     let scoped = scope != nil
     let handle = base.spawn(forwarded, isolation: isolation) {
       _ = isolation  // keeps the wrapper on the caller's actor, as the operation would be
-      return await ScopeTaskPreference.preferring(when: scoped, isolation: isolation) {
+      // Outside a scope, the task runs as it always did: one call less on its stack.
+      guard scoped else {
+        if let gates { await gates.pass(index) }
+        defer { ledger.finish(index, cancelled: Task.isCancelled) }
+        return await operation()
+      }
+      return await ScopeTaskPreference.preferring(isolation: isolation) {
         _ = isolation  // and so is this closure
         if let gates { await gates.pass(index) }
         defer { ledger.finish(index, cancelled: Task.isCancelled) }
@@ -151,7 +157,13 @@ public class TaskRecorder: TaskProvider, @unchecked Sendable {
     let scoped = scope != nil
     let handle = base.spawn(forwarded, isolation: isolation) {
       _ = isolation  // keeps the wrapper on the caller's actor, as the operation would be
-      return try await ScopeTaskPreference.preferring(when: scoped, isolation: isolation) {
+      // Outside a scope, the task runs as it always did: one call less on its stack.
+      guard scoped else {
+        if let gates { await gates.pass(index) }
+        defer { ledger.finish(index, cancelled: Task.isCancelled) }
+        return try await operation()
+      }
+      return try await ScopeTaskPreference.preferring(isolation: isolation) {
         _ = isolation  // and so is this closure
         if let gates { await gates.pass(index) }
         defer { ledger.finish(index, cancelled: Task.isCancelled) }

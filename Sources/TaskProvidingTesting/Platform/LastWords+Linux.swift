@@ -1,7 +1,6 @@
-#if canImport(Darwin) || canImport(Glibc) || canImport(Musl)
-  #if canImport(Darwin)
-    import Darwin
-  #elseif canImport(Glibc)
+// Only a child process, and the test process that starts it, use this: Linux alone.
+#if os(Linux) && !TP_NO_CHILD_PROCESS
+  #if canImport(Glibc)
     import Glibc
   #elseif canImport(Musl)
     import Musl
