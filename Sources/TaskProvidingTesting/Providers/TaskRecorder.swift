@@ -127,12 +127,8 @@ public class TaskRecorder: TaskProvider, @unchecked Sendable {
         defer { ledger.finish(index, cancelled: Task.isCancelled) }
         return await operation()
       }
-      return await ScopeTaskPreference.preferring(isolation: isolation) {
-        _ = isolation  // and so is this closure
-        if let gates { await gates.pass(index) }
-        defer { ledger.finish(index, cancelled: Task.isCancelled) }
-        return await operation()
-      }
+      return await Self.preferringScope(
+        index, ledger: ledger, gates: gates, isolation: isolation, operation)
     }
     if let scope { ScopeTaskPreference.note(handle, in: scope) }
     ledger.attach(handle, to: index)
@@ -163,16 +159,27 @@ public class TaskRecorder: TaskProvider, @unchecked Sendable {
         defer { ledger.finish(index, cancelled: Task.isCancelled) }
         return try await operation()
       }
-      return try await ScopeTaskPreference.preferring(isolation: isolation) {
-        _ = isolation  // and so is this closure
-        if let gates { await gates.pass(index) }
-        defer { ledger.finish(index, cancelled: Task.isCancelled) }
-        return try await operation()
-      }
+      return try await Self.preferringScope(
+        index, ledger: ledger, gates: gates, isolation: isolation, operation)
     }
     if let scope { ScopeTaskPreference.note(handle, in: scope) }
     ledger.attach(handle, to: index)
     return handle
+  }
+
+  /// Runs a recorded task's operation, with the scope's task executor as the task's
+  /// preference: a function of its own, so that a task spawned outside a scope carries none
+  /// of it on its stack.
+  private static func preferringScope<Success: Sendable, Failure: Error>(
+    _ index: Int, ledger: TaskLedger, gates: TaskGates?, isolation: isolated (any Actor)?,
+    _ operation: @isolated(any) () async throws(Failure) -> Success
+  ) async throws(Failure) -> Success {
+    try await ScopeTaskPreference.preferring(isolation: isolation) { () async throws(Failure) in
+      _ = isolation  // keeps this closure on the caller's actor
+      if let gates { await gates.pass(index) }
+      defer { ledger.finish(index, cancelled: Task.isCancelled) }
+      return try await operation()
+    }
   }
 
   /// Records a spawn and returns its index and the spawn to forward. A held immediate spawn
