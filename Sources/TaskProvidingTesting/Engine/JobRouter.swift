@@ -367,12 +367,10 @@ final class JobRouter: Sendable {
     queue.state.withLock { ($0.ranUnwatchedActorTurn, $0.unwatchedActors) }
   }
 
-  /// The tasks whose jobs ran in `queue` without the scope's preference, first seen first,
-  /// with their names where seen.
-  func unpreferredTasks(_ queue: Queue) -> [(task: TaskIdentity, name: String?)] {
-    queue.state.withLock { state in
-      state.unpreferred.map { ($0, state.unpreferredNames[$0]) }
-    }
+  /// The names, where seen, of the tasks whose jobs ran in `queue` without the scope's
+  /// preference, first seen first.
+  func unpreferredTaskNames(_ queue: Queue) -> [String?] {
+    queue.state.withLock { state in state.unpreferred.map { state.unpreferredNames[$0] } }
   }
 
   /// What `queue` may still hear from outside its driver: sleeps not yet ended, and whether

@@ -177,11 +177,11 @@ final class JobScope: Sendable {
   /// Sleeps of the scope's tasks not yet ended, each of which will bring a job.
   var pendingSleeps: Int { JobRouter.shared.outsideWork(queue).pendingSleeps }
 
-  /// The scope's tasks whose jobs ran without its task executor as their preference, first
-  /// seen first, with their names where seen: tasks created where task creation cannot be
-  /// watched, not through a provider (see ``ScopeTaskPreference``).
-  var unpreferredTasks: [(task: TaskIdentity, name: String?)] {
-    JobRouter.shared.unpreferredTasks(queue)
+  /// The names, where seen, of the scope's tasks whose jobs ran without its task executor as
+  /// their preference, first seen first: tasks created where task creation cannot be watched,
+  /// not through a provider (see ``ScopeTaskPreference``).
+  var unpreferredTaskNames: [String?] {
+    JobRouter.shared.unpreferredTaskNames(queue)
   }
 
   /// Where task creation cannot be watched: whether an actor's turn ran, on which a task the

@@ -10,8 +10,10 @@
 /// this gives it, wherever it cannot, to the tasks the toolkit creates or sees spawned.
 ///
 /// The task is created as it would be without the scope, so it starts where and when it would
-/// (on its actor's queue, in spawn order), and takes the preference as its first step, which
-/// the runtime does without a hop. Its child tasks inherit the preference.
+/// (on its actor's queue, in spawn order), and takes the preference as its first step. The hop
+/// the runtime makes for that, and for giving it back at the end, runs at once, as part of the
+/// job that made it (`JobRouter.changingPreference(taking:)`), so no other job comes between.
+/// Its child tasks inherit the preference.
 enum ScopeTaskPreference {
   /// The open scope whose code runs here, if any: a task spawned now is that scope's.
   static func spawningScope() -> JobRouter.Queue? {

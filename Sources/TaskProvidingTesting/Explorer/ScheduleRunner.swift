@@ -27,7 +27,7 @@ struct ScheduleRunner {
     /// report names them, first seen first: a hop of theirs from an actor to an idle actor
     /// or to the pool may have run inline, with no job, and so with no choice.
     var unpreferred: [String] = []
-    /// How many such tasks the schedules met in all, named or not.
+    /// The most such tasks one schedule met, named or not.
     var unpreferredCount = 0
 
     /// Whether an actor's turn ran where task creation cannot be watched, and the names of

@@ -101,7 +101,7 @@ final class ScheduleUnderWay<D: ScheduleDecider> {
     // Work from outside that came while the schedule had jobs to run, so that it never
     // waited, is work from outside all the same.
     if scope.hasHeardFromOutside { runner.outside.heard = true }
-    runner.outside.noteUnpreferred(scope.unpreferredTasks.map(\.name))
+    runner.outside.noteUnpreferred(scope.unpreferredTaskNames)
     runner.outside.noteUnwatchedActorTurns(scope.unwatchedActorTurns)
     if !scope.close() {
       run.failure = ScheduleFailure(kind: .hookReplaced, reason: JobScope.hookReplacedMessage)
@@ -294,7 +294,7 @@ final class ScheduleUnderWay<D: ScheduleDecider> {
           kind: .stuck,
           reason: "nothing can run and the scenario has not returned"
             + ScheduleRunner.after(steps) + ScheduleRunner.stuckCause(waited)
-            + ScheduleRunner.unseenSleepCause(scope.unpreferredTasks.count)))
+            + ScheduleRunner.unseenSleepCause(scope.unpreferredTaskNames.count)))
     }
     guard pending.isEmpty else {
       return .end(
@@ -304,7 +304,7 @@ final class ScheduleUnderWay<D: ScheduleDecider> {
             + ", yet tasks are still pending: " + pending.joined(separator: "; ")
             + " (they may await a call of a function made without `answers:`)"
             + ScheduleRunner.stuckCause(waited)
-            + ScheduleRunner.unseenSleepCause(scope.unpreferredTasks.count)))
+            + ScheduleRunner.unseenSleepCause(scope.unpreferredTaskNames.count)))
     }
     if let broken = setup.brokenFinalCheck() {
       return .end(
@@ -321,7 +321,7 @@ final class ScheduleUnderWay<D: ScheduleDecider> {
     let sleeps = scope.pendingSleeps
     // A task that ran without the scope's executor sleeps in real time, unseen (see
     // `ScopeTaskPreference`): that is a sign of outside work, as a job from outside is.
-    let unseenSleeps = !scope.unpreferredTasks.isEmpty
+    let unseenSleeps = !scope.unpreferredTaskNames.isEmpty
     let wait: Duration
     if sleeps > 0 {
       wait = ScheduleRunner.longestSleep
