@@ -445,18 +445,14 @@ final class JobRouter: Sendable {
     context?.beginJob(of: queue, lane: taken.job.lane)
     defer { context?.endJob() }
     var next: (job: ReadyJob, executors: JobExecutors)? = taken
-    var standIns = 0
     // A task that took or gave back the scope's preference, or ran with the scope's executor
     // standing in for the pool's, may hop only because of that: such a hop is part of this
-    // job, as the runtime would run it on the same thread. A hop back to the pool looks the
-    // same as a `Task.yield()` there, so only so many are taken in one job: a task that yields
-    // in a loop, waiting for another, still lets the other run.
+    // job, as the runtime would run it on the same thread, however many there are. A
+    // `Task.yield()` is not such a hop: it enqueues a job of its own, not the task, so it
+    // stays a choice, and a task that yields in a loop waiting for another lets the other run.
     while let (job, executors) = next {
-      let standsIn = job.lane == .pool && executors == .standIn && standIns < Self.standInHops
-      if standsIn {
-        standIns += 1
-        queue.state.withLock { $0.standingIn = job.task }
-      }
+      let standsIn = job.lane == .pool && executors == .standIn
+      if standsIn { queue.state.withLock { $0.standingIn = job.task } }
       Self.run(job, executors)
       next = queue.state.withLock { state in
         if standsIn { state.standingIn = nil }
@@ -465,10 +461,6 @@ final class JobRouter: Sendable {
     }
     return true
   }
-
-  /// How many hops back to the pool of a task that runs with the scope's executor standing
-  /// in (``JobExecutors/standIn``) one job takes at once: a call that hops takes one each way.
-  static let standInHops = 16
 
   /// Runs a job under the executors the runtime would give it, with one difference: the job
   /// runs on a task executor, never as plain pool work, so the runtime cannot switch executors

@@ -64,8 +64,8 @@ import Testing
   }
 
   /// A plain task that yields in a loop until another sets a flag: where its pool jobs run
-  /// with the explorer's executor standing in, its hops back to the pool run at once, but
-  /// only so many in one job, so the other task still runs and the loop ends, in every
+  /// with the explorer's executor standing in, its hops back to the pool run at once, but a
+  /// yield is not such a hop, so the other task still runs and the loop ends, in every
   /// schedule.
   @Test(.timeLimit(.minutes(1))) func aPlainTaskYieldingInALoopLetsTheOtherRun() async {
     let report = await explore(.exhaustive(limit: 50)) { exploration in
