@@ -268,8 +268,11 @@ let package = Package(
       swiftSettings: [.enableUpcomingFeature("MemberImportVisibility")]
     ),
     // What the suite's tests share that is about the suite itself: turns on the main actor, a
-    // thread of its own for a test that computes for seconds.
-    .target(name: "SuiteSupport", dependencies: ["LockSupport"], path: "Tests/SuiteSupport"),
+    // thread of its own for a test that computes for seconds, the explorer's facilities a build
+    // has.
+    .target(
+      name: "SuiteSupport", dependencies: ["LockSupport", "TaskProvidingTesting"],
+      path: "Tests/SuiteSupport"),
     // Classic Swift concurrency bugs, each beside its fixed twin, that the explorer must find
     // (CatalogTests) and whose schedules the benchmark counts.
     .target(

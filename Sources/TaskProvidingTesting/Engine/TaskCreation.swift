@@ -10,11 +10,11 @@ import TaskProviding
 /// hop that changes executor, where it would otherwise switch inline to an idle actor, so the
 /// scope sees each such hop as a job. Child tasks inherit the preference of their parent, as
 /// always. A task created anywhere else is created as the runtime would create it.
-enum TaskCreation {
+package enum TaskCreation {
   /// Whether tasks created by a scope's code get the scope's preference here.
   /// A build that sets `TP_NO_TASK_CREATION_HOOK` takes the path of the platforms where task
   /// creation cannot be watched, on Linux too.
-  static let isWatched: Bool = {
+  package static let isWatched: Bool = {
     #if TP_NO_TASK_CREATION_HOOK
       return false
     #else

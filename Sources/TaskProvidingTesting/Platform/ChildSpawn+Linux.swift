@@ -7,9 +7,9 @@
 
   /// Starting the test binary again and waiting for it, on Linux: `posix_spawn` of
   /// `/proc/self/exe`.
-  enum ChildSpawn {
+  package enum ChildSpawn {
     /// Children can be started here.
-    static let isAvailable = true
+    package static let isAvailable = true
 
     /// Processors online, which bounds how many children explore at once.
     static let processors = max(Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))), 1)

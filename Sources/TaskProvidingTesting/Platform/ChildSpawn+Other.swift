@@ -4,9 +4,9 @@
   /// a test host (Xcode), not the test bundle, and starting the right one is not written yet;
   /// and a build that sets `TP_NO_CHILD_PROCESS` asks for this path on Linux too.
   /// Explorations run in the test's own process, where a trapping schedule ends the run.
-  enum ChildSpawn {
+  package enum ChildSpawn {
     /// No child can be started here.
-    static let isAvailable = false
+    package static let isAvailable = false
 
     /// No children start here: one, for the bound on children at once.
     static let processors = 1

@@ -1,4 +1,5 @@
 import ConcurrencyBugCatalog
+import SuiteSupport
 import TaskProvidingTesting
 import XCTest
 

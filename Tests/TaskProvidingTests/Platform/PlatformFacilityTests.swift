@@ -1,3 +1,4 @@
+import SuiteSupport
 import Testing
 
 @testable import TaskProvidingTesting

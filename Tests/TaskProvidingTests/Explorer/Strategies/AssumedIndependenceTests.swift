@@ -1,3 +1,4 @@
+import SuiteSupport
 import Synchronization
 import TaskProvidingTesting
 import Testing
