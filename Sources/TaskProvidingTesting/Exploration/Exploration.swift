@@ -204,6 +204,18 @@ package func exploring(
     at: site)
 }
 
+/// The `async` `exploring`, reporting nothing: the caller reports a failure in its own words
+/// (the `exploring` trait reports the test's own issues).
+@MainActor
+package func exploringUnreported(
+  _ strategy: ExplorationStrategy, replay: String?, at site: CallSite,
+  _ scenario: @escaping @MainActor (Exploration) async throws -> Void
+) async -> ExplorationReport {
+  await ExplorationProcess.run(
+    replay: replay, site: site, strategy: strategy,
+    explorers(strategy, nil, nil, true, site, scenario))
+}
+
 /// Builds the explorer of `scenario`, given where it writes its progress.
 @MainActor
 private func explorers(

@@ -1,0 +1,144 @@
+import LockSupport
+import Testing
+
+@testable import TaskProvidingTesting
+
+/// An account whose deposit reads, awaits, then writes: two deposits at once can lose one.
+private actor Ledger {
+  private(set) var balance = 0
+  private let audit = Audit()
+
+  func depositLosingUpdates(_ amount: Int) async {
+    let read = balance
+    await audit.note(amount)
+    balance = read + amount
+  }
+
+  func deposit(_ amount: Int) async {
+    balance += amount
+    await audit.note(amount)
+  }
+}
+
+private actor Audit {
+  private(set) var notes: [Int] = []
+  func note(_ amount: Int) { notes.append(amount) }
+}
+
+/// The `exploring` trait, run on test bodies given to it as Swift Testing gives them, so that
+/// what it reports can be read: the failure of a flawed body, once; nothing for a correct one.
+@Suite struct ExploringTraitTests {
+  /// Runs `body` as a test under `trait`, and returns the issues it reported, which then
+  /// fail nothing: an issue handler outside the trait's takes them as they come out of it.
+  static func issues(
+    under trait: ExploringTrait, _ body: @escaping @Sendable () async throws -> Void
+  ) async throws -> [Issue] {
+    let recorded = Locked<[Issue]>([])
+    let test = try #require(Test.current)
+    let testCase = Test.Case.current
+    let outside = IssueHandlingTrait.compactMapIssues { issue in
+      recorded.withLock { $0.append(issue) }
+      return nil
+    }
+    try await outside.provideScope(for: test, testCase: testCase) {
+      try await trait.provideScope(for: test, testCase: testCase, performing: body)
+    }
+    return recorded.withLock { $0 }
+  }
+
+  @Test func aLostUpdateFailsTheTestOnceWhereItsExpectationIs() async throws {
+    let runs = Locked(0)
+    let issues = try await Self.issues(under: .exploring()) {
+      runs.withLock { $0 += 1 }
+      let ledger = Ledger()
+      async let first: Void = ledger.depositLosingUpdates(1)
+      async let second: Void = ledger.depositLosingUpdates(2)
+      _ = await (first, second)
+      #expect(await ledger.balance == 3)
+    }
+    let failure = try #require(issues.first)
+    #expect(issues.count == 1)
+    #expect(failure.sourceLocation?.fileID == #fileID)
+    let text = failure.description
+    #expect(text.contains("Expectation failed"))
+    #expect(text.contains("the test failed on schedule"))
+    #expect(text.contains("Replay it with .exploring(replay: \"x2:"))
+    #expect(text.contains("Run plainly"))
+    #expect(text.contains("Steps:"))
+    #expect(runs.withLock { $0 } > 1)
+  }
+
+  @Test func aCorrectBodyReportsNothingAndRunsUnderManySchedules() async throws {
+    let runs = Locked(0)
+    let issues = try await Self.issues(under: .exploring()) {
+      runs.withLock { $0 += 1 }
+      let ledger = Ledger()
+      async let first: Void = ledger.deposit(1)
+      async let second: Void = ledger.deposit(2)
+      _ = await (first, second)
+      #expect(await ledger.balance == 3)
+    }
+    #expect(issues.isEmpty)
+    #expect(runs.withLock { $0 } > 1)
+  }
+
+  @Test func aReplayRunsTheScheduleItNames() async throws {
+    let body: @Sendable () async throws -> Void = {
+      let ledger = Ledger()
+      let first = Task { await ledger.depositLosingUpdates(1) }
+      let second = Task { await ledger.depositLosingUpdates(2) }
+      _ = await (first.value, second.value)
+      #expect(await ledger.balance == 3)
+    }
+    let found = try #require(try await Self.issues(under: .exploring(), body).first)
+    let replay = try #require(
+      found.description.split(separator: "\"").first { $0.hasPrefix("x2:") })
+    let replayed = try #require(
+      try await Self.issues(under: .exploring(replay: String(replay)), body).first)
+    #expect(replayed.description.contains("the test failed on schedule 1."))
+    #expect(replayed.description.contains("Expectation failed"))
+  }
+
+  @Test func anErrorTheBodyThrowsIsTheFailure() async throws {
+    struct Overdrawn: Error {}
+    let issues = try await Self.issues(under: .exploring()) {
+      let ledger = Ledger()
+      async let first: Void = ledger.depositLosingUpdates(1)
+      async let second: Void = ledger.depositLosingUpdates(2)
+      _ = await (first, second)
+      if await ledger.balance != 3 { throw Overdrawn() }
+    }
+    let failure = try #require(issues.first)
+    #expect(issues.count == 1)
+    #expect(failure.description.contains("The test threw Overdrawn()"))
+  }
+}
+
+/// Tests written with no thought of the explorer, under the trait: each passes in every
+/// schedule.
+@Suite(.exploring()) struct ExploredAsWrittenTests {
+  @Test func tasksThatEachAwaitAnActor() async {
+    let ledger = Ledger()
+    let deposits = (1...2).map { amount in Task { await ledger.deposit(amount) } }
+    for deposit in deposits { await deposit.value }
+    #expect(await ledger.balance == 3)
+  }
+
+  @Test(arguments: [1, 2, 3]) func eachCaseOfAParameterizedTest(amount: Int) async {
+    let ledger = Ledger()
+    await withTaskGroup(of: Void.self) { group in
+      for _ in 0..<amount { group.addTask { await ledger.deposit(amount) } }
+    }
+    #expect(await ledger.balance == amount * amount)
+  }
+
+  @MainActor @Test func aMainActorTestThatSleeps() async throws {
+    var woke = false
+    let sleeper = Task {
+      try await Task.sleep(for: .seconds(60))  // virtual time
+      woke = true
+    }
+    try await sleeper.value
+    #expect(woke)
+  }
+}
