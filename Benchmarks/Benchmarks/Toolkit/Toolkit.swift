@@ -1,6 +1,7 @@
 // The toolkit's generic costs, each beside its baseline in the same run: spawning through a
-// provider against `Task {}`, waiting for a task against a yield loop, and recording many
-// tasks. `Benchmarks/run check` compares each figure's p90 with Thresholds/.
+// provider against `Task {}`, waiting for a task against a yield loop, recording many tasks,
+// and a schedule of an exploration against a plain run of the same tasks.
+// `Benchmarks/run check` compares each figure's p90 with Thresholds/.
 
 import Benchmark
 import TaskProviding
@@ -149,6 +150,43 @@ let benchmarks: @Sendable () -> Void = {
     }
     for task in tasks { await task.value }
   }
+
+  // A schedule's cost beside a plain run's: two tasks that each await an actor, run a thousand
+  // times plainly, and explored under a thousand schedules. A whole suite explored multiplies
+  // its cost by its schedules, so a schedule should cost no more than a run.
+  let schedules = Benchmark.Configuration(
+    metrics: [.wallClock, .mallocCountTotal], maxIterations: 20,
+    thresholds: [.wallClock: timeTolerance, .mallocCountTotal: countTolerance])
+  Benchmark(
+    "run-two-tasks-awaiting-an-actor-1000-times-baseline", configuration: baseline(schedules)
+  ) { _ in
+    let provider = LiveTaskProvider()
+    for _ in 0..<1_000 { blackHole(await twoTasksAwaitingAnActor(provider)) }
+  }
+  Benchmark("explore-two-tasks-awaiting-an-actor-1000-schedules", configuration: schedules) {
+    _ in
+    let report = await explore(.random(seed: 1, schedules: 1_000)) { exploration in
+      let count = await twoTasksAwaitingAnActor(exploration.provider)
+      exploration.atEnd("both tasks counted") { count == 2 }
+    }
+    blackHole(report.schedules)
+  }
+}
+
+/// What the two tasks of the schedule-cost pair await.
+actor Tally {
+  private(set) var count = 0
+  func add() { count += 1 }
+}
+
+/// Two tasks spawned through `provider`, each awaiting one actor; returns what they counted.
+func twoTasksAwaitingAnActor(_ provider: any TaskProvider) async -> Int {
+  let tally = Tally()
+  let first = provider.task { await tally.add() }
+  let second = provider.task { await tally.add() }
+  await first.value
+  await second.value
+  return await tally.count
 }
 
 /// Records `tasks` tasks, every tenth spawning a child through the same provider, and waits

@@ -13,7 +13,9 @@ final class JobScope: Sendable {
   /// A new scope driven by the calling thread, or `nil` when the runtime lacks the hooks.
   static func open() -> JobScope? {
     let scope = JobScope()
-    return JobRouter.shared.open(scope.queue) ? scope : nil
+    guard JobRouter.shared.open(scope.queue) else { return nil }
+    if SleepFloor.isReal { JobRouter.shared.keepRealTimeForSleeps(scope.queue) }
+    return scope
   }
 
   /// Hands every job still queued back to the runtime and forgets the scope's tasks.
@@ -170,7 +172,9 @@ final class JobScope: Sendable {
   func wakeEarliestTimer() -> Bool { JobRouter.shared.wakeEarliestTimer(queue) }
 
   /// Where the scope's virtual time stands, and when its earliest sleep ends.
-  var virtualTime: (now: Duration, nextDeadline: Duration?) {
+  var virtualTime:
+    (now: Duration, nextDeadline: Duration?, nextRealDeadline: ContinuousClock.Instant?)
+  {
     JobRouter.shared.virtualTime(queue)
   }
 

@@ -27,6 +27,9 @@ extension JobRouter {
       var now = Duration.zero
       /// Sleeps of the scope's tasks, each ended by a job, on the scope's virtual time.
       var timers: [ScopeTimer] = []
+      /// Whether each of those sleeps also ends no sooner in real time than it would on the
+      /// runtime (``SleepFloor``).
+      var sleepsKeepRealTime = false
       var nextTimer = 0
       /// Jobs that came from a thread outside the scope (a callback, a dispatch queue), other
       /// than a sleep's end: the scope's work has something outside it that can wake it.

@@ -11,7 +11,10 @@ extension JobRouter {
       guard !state.isClosed else { return false }
       if state.effects != nil { state.effects?.sleeps = true }
       state.timers.append(
-        ScopeTimer(deadline: state.now + max(delay, .zero), sequence: state.nextTimer, job: job))
+        ScopeTimer(
+          deadline: state.now + max(delay, .zero), sequence: state.nextTimer, job: job,
+          realDeadline: state.sleepsKeepRealTime
+            ? ContinuousClock.now.advanced(by: max(delay, .zero)) : nil))
       state.nextTimer += 1
       return true
     }
@@ -48,12 +51,20 @@ extension JobRouter {
     return true
   }
 
-  /// Where `queue`'s virtual time stands, and when its earliest sleep ends, if one is under
-  /// way.
-  func virtualTime(_ queue: Queue) -> (now: Duration, nextDeadline: Duration?) {
+  /// Where `queue`'s virtual time stands, when its earliest sleep ends, if one is under way,
+  /// and when that sleep may end in real time, if it keeps real time too (``SleepFloor``).
+  func virtualTime(
+    _ queue: Queue
+  ) -> (now: Duration, nextDeadline: Duration?, nextRealDeadline: ContinuousClock.Instant?) {
     queue.state.withLock { state in
-      (state.now, Self.earliest(state.timers).map { state.timers[$0].deadline })
+      guard let index = Self.earliest(state.timers) else { return (state.now, nil, nil) }
+      return (state.now, state.timers[index].deadline, state.timers[index].realDeadline)
     }
+  }
+
+  /// Makes the sleeps of `queue` keep real time as well as virtual time.
+  func keepRealTimeForSleeps(_ queue: Queue) {
+    queue.state.withLock { $0.sleepsKeepRealTime = true }
   }
 
   private static func earliest(_ timers: [ScopeTimer]) -> Int? {
@@ -70,4 +81,18 @@ struct ScopeTimer: Sendable {
   /// Its place among the scope's sleeps, in the order they began: ties end in that order.
   let sequence: Int
   let job: UnownedJob
+  /// When it may end in real time, where sleeps keep real time too (``SleepFloor``).
+  let realDeadline: ContinuousClock.Instant?
+}
+
+/// Whether the sleeps of the scopes an exploration opens end no sooner in real time than
+/// they would on the runtime, as well as in the order of virtual time.
+///
+/// A test written with no thought of the explorer may measure a sleep with a real clock (a
+/// timer's duration, a poll for work on another thread that takes real time): on virtual
+/// time alone such a test fails where the runtime never fails it. The `exploring` trait sets
+/// it; a schedule then costs about the real time a plain run of the test sleeps, as the
+/// plain run does, and the explorer still chooses when each sleep ends among the jobs.
+enum SleepFloor {
+  @TaskLocal static var isReal = false
 }

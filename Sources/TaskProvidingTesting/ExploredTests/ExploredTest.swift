@@ -25,19 +25,23 @@ struct ExploredTest: Sendable {
     let test = test
     let testCase = testCase
     let site = CallSite(test.sourceLocation)
+    // A test may time a sleep with a real clock, or poll for work that takes real time:
+    // sleeps keep real time as well (``SleepFloor``), as in a plain run.
     let report = await ExplorationRoute.$inProcess.withValue(true) {
-      await exploringUnreported(strategy, replay: replay, at: site) { _ in
-        let first = schedules.withLock { count -> Bool in
-          count += 1
-          return count == 1
-        }
-        let issues = ScheduleIssues(passesOthers: first)
-        calls.begin()
-        await Self.call(body, of: test, testCase, recordingInto: issues)
-        calls.end()
-        if let failure = issues.failure {
-          lastFailure.withLock { $0 = failure }
-          throw failure
+      await SleepFloor.$isReal.withValue(true) {
+        await exploringUnreported(strategy, replay: replay, at: site) { _ in
+          let first = schedules.withLock { count -> Bool in
+            count += 1
+            return count == 1
+          }
+          let issues = ScheduleIssues(passesOthers: first)
+          calls.begin()
+          await Self.call(body, of: test, testCase, recordingInto: issues)
+          calls.end()
+          if let failure = issues.failure {
+            lastFailure.withLock { $0 = failure }
+            throw failure
+          }
         }
       }
     }
@@ -61,6 +65,11 @@ struct ExploredTest: Sendable {
           + " has not returned within \(FailureBoundScale.describe(Self.leftCallBound)). The test"
           + " cannot end while its body runs; its failure is reported above.")
     }
+  }
+
+  /// `text` as a sentence.
+  private static func sentence(_ text: String) -> String {
+    text.prefix(1).uppercased() + text.dropFirst() + "."
   }
 
   /// What a failure's reason begins with when the body recorded an issue or threw.
@@ -117,13 +126,16 @@ struct ExploredTest: Sendable {
     if let nondeterminism = failure.nondeterminism {
       story.append("Run once more, it did not fail as it had: \(nondeterminism)")
     }
-    let steps = failure.steps.enumerated().map { "  \($0.offset + 1). \($0.element)" }
+    // The scenario the explorer ran is the test's body.
+    let steps = failure.steps.enumerated().map {
+      "  \($0.offset + 1). " + $0.element.replacing("the scenario", with: "the test")
+    }
     story.append(steps.isEmpty ? "It failed before the first choice." : "Steps:")
     let told = (story + steps).joined(separator: "\n")
     guard let issues, !issues.issues.isEmpty else {
       let reason =
         issues?.thrown.map { "The test threw \($0)." }
-        ?? failure.reason.prefix(1).uppercased() + failure.reason.dropFirst() + "."
+        ?? Self.sentence(failure.reason.replacing("the scenario", with: "the test"))
       Issue.record(
         Comment(rawValue: reason + "\n" + told), sourceLocation: test.sourceLocation)
       return

@@ -207,9 +207,20 @@ struct Explorer {
         let steps = await ThreadOfItsOwn.run { narration.narrated() }
         return report.withSteps(steps, of: failure)
       case .waiting(let work): await work.wait()
-      case .ongoing: await MainActorTurn.giveBackIfDue()
+      case .ongoing:
+        if Task.isCancelled, let report = stoppedOnCancellation(course) { return report }
+        await MainActorTurn.giveBackIfDue()
       }
     }
+  }
+
+  /// Where the task exploring was cancelled (a test's time limit passed) while searching,
+  /// between two schedules: the search so far, which covers nothing; `nil` elsewhere. A
+  /// failure already found is still reduced and told.
+  private func stoppedOnCancellation(_ course: Course) -> ExplorationReport? {
+    guard case .searching(let search) = course.phase, search.isBetweenSchedules else { return nil }
+    return ExplorationReport(
+      strategy: strategy, schedules: runner.begun.count, isComplete: false, failure: nil)
   }
 
   /// Runs the schedule `departures` names, an option no longer there taken as the default, as

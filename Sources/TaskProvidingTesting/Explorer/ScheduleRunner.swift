@@ -16,6 +16,13 @@ struct ScheduleRunner {
   let strategy: String
   /// Where a child process exploring for the test process writes how far it got.
   var progress: ExplorationProgress?
+  /// How many schedules have begun, counted by each as it begins.
+  let begun = BegunSchedules()
+
+  /// A count the schedules of one exploration share.
+  final class BegunSchedules {
+    var count = 0
+  }
 
   /// What the schedules of one exploration learned about work outside their scopes.
   final class OutsideEvidence {

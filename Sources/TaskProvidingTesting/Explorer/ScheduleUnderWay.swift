@@ -33,6 +33,9 @@ final class ScheduleUnderWay<D: ScheduleDecider> {
     let deadline: ContinuousClock.Instant
     /// How long the wait was, as a failure reports it; `nil` if only a grace period.
     let reported: Duration?
+    /// Whether it waits for a sleep to end in real time (``SleepFloor``), not for outside
+    /// work: when it passes, the sleep's end is a choice, and nothing is stuck.
+    var forSleep = false
   }
 
   /// Starts a schedule of `runner`'s scenario, `decider` making its decisions.
@@ -50,6 +53,7 @@ final class ScheduleUnderWay<D: ScheduleDecider> {
     narrator = narrate ? ScheduleNarrator(taskLabel: setup.taskLabel) : nil
     guard let scope else { return }
     if let narrator { scope.trace(narrator.observe) }
+    runner.begun.count += 1
     runner.progress?.scheduleBegins()
     runner.progress?.narrating(narrator)
     MainActorStep.run { scope.adopting { setup.start() } }
@@ -140,14 +144,19 @@ final class ScheduleUnderWay<D: ScheduleDecider> {
         // A sleep of the scenario's tasks ends on the scope's virtual time: an option beside
         // an answer or an action, which may come before it or after it.
         let time = scope.virtualTime
-        if let deadline = time.nextDeadline {
+        // Where sleeps keep real time too, the earliest is a choice once it may end.
+        var sleepDue: ContinuousClock.Instant?
+        if let realDeadline = time.nextRealDeadline, ContinuousClock.now < realDeadline {
+          sleepDue = realDeadline
+        } else if let deadline = time.nextDeadline {
+          if waiting?.forSleep == true { waiting = nil }
           choices.append(
             ScheduleChoice(
               kind: .time, key: .sleeps,
               label: "time reaches \(deadline), ending a sleep",
               apply: { _ = scope.wakeEarliestTimer() }))
         }
-        switch check(choices: choices, scope: scope, waiting: blocks) {
+        switch check(choices: choices, scope: scope, waiting: blocks, sleepDue: sleepDue) {
         case .goOn: break
         case .wait: continue
         case .suspend: return false
@@ -259,7 +268,12 @@ final class ScheduleUnderWay<D: ScheduleDecider> {
 
   /// Checks what must hold whenever no job is ready; when nothing is left to choose either,
   /// waits for a job from outside (or, unless `blocks`, says so) or ends the schedule.
-  private func check(choices: [ScheduleChoice], scope: JobScope, waiting blocks: Bool) -> Check {
+  /// `sleepDue`: when a sleep that keeps real time may end, if one is not yet due; until
+  /// then the schedule waits for it, or for a job from outside.
+  private func check(
+    choices: [ScheduleChoice], scope: JobScope, waiting blocks: Bool,
+    sleepDue: ContinuousClock.Instant?
+  ) -> Check {
     if let error = setup.thrown() {
       return .end(ScheduleFailure(kind: .threw(error), reason: "the scenario threw \(error)"))
     }
@@ -270,6 +284,15 @@ final class ScheduleUnderWay<D: ScheduleDecider> {
           reason: "\"\(broken)\" did not hold" + ScheduleRunner.after(steps)))
     }
     guard choices.isEmpty else { return .goOn }
+    if let sleepDue {
+      if blocks {
+        if scope.waitForJob(until: sleepDue) { return arrived(scope) }
+        return .wait
+      }
+      if !scope.isIdle { return arrived(scope) }
+      waiting = OutsideWait(deadline: sleepDue, reported: nil, forSleep: true)
+      return .suspend
+    }
     let pending = setup.pendingWork()
     let finished = setup.hasReturned() && pending.isEmpty
     // Nothing to choose, yet something is unfinished. A job can still come only from

@@ -5,7 +5,10 @@ import Testing
 ///
 /// The test's body is the scenario: every task it starts (through a provider, with
 /// `Task { }`, `async let` or a task group), every `await` where more than one job is ready,
-/// and its sleeps, on virtual time, are the explorer's choices, as in `explore`. The first
+/// and when each of its sleeps ends, in the order of virtual time, are the explorer's
+/// choices, as in `explore`. A sleep also takes at least its real time, as on the runtime,
+/// since a test may time it with a real clock or wait in it for work on another thread. The
+/// first
 /// schedule in which the body records an issue (`#expect`, `#require`, `Issue.record`, a
 /// thrown error, an issue reported through IssueReporting) is the failure: the test fails
 /// once, with that schedule's issues, its steps and the string that replays it. Issues of the

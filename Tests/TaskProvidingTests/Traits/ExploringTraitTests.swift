@@ -1,3 +1,4 @@
+import Dispatch
 import LockSupport
 import Testing
 
@@ -114,6 +115,68 @@ private actor Audit {
   }
 }
 
+extension ExploringTraitTests {
+  /// A test that times a sleep with a real clock passes, as it does plainly: under the trait a
+  /// sleep ends no sooner in real time than on the runtime.
+  @Test func aSleepTimedWithARealClockTakesItsTime() async throws {
+    let issues = try await Self.issues(under: .exploring()) {
+      let clock = ContinuousClock()
+      let start = clock.now
+      try await Task.sleep(for: .milliseconds(5))  // virtual time
+      #expect(clock.now - start >= .milliseconds(5))
+    }
+    #expect(issues.isEmpty)
+  }
+
+  /// A test that polls, sleeping, for work on a dispatch queue passes, as it does plainly: its
+  /// polls take the real time they take on the runtime, so the work comes within them.
+  @Test func aPollForWorkOnAQueueGetsTheTimeItHasPlainly() async throws {
+    let issues = try await Self.issues(under: .exploring(.pct(seed: 1, schedules: 3))) {
+      let done = Locked(false)
+      DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(20)) {
+        done.withLock { $0 = true }
+      }
+      var polls = 0
+      while !done.withLock({ $0 }), polls < 1_000 {
+        try await Task.sleep(for: .milliseconds(1))  // virtual time
+        polls += 1
+      }
+      #expect(done.withLock { $0 })
+    }
+    #expect(issues.filter(\.isFailure).isEmpty)
+  }
+
+  /// An explored test whose task is cancelled (its time limit passed) stops between two
+  /// schedules, and reports nothing of its own.
+  @Test func aCancelledExplorationStopsBetweenSchedules() async throws {
+    let runs = Locked(0)
+    let exploring = Locked<Task<[Issue], any Error>?>(nil)
+    // The task explores only once its handle is kept, so that its body can cancel it.
+    let (kept, keep) = AsyncStream.makeStream(of: Void.self)
+    let outside = Task {
+      for await _ in kept { break }
+      return try await Self.issues(under: .exploring()) {
+        let run = runs.withLock { count -> Int in
+          count += 1
+          return count
+        }
+        if run == 2 { exploring.withLock { $0?.cancel() } }
+        let ledger = Ledger()
+        async let first: Void = ledger.deposit(1)
+        async let second: Void = ledger.deposit(2)
+        _ = await (first, second)
+        #expect(await ledger.balance == 3)
+      }
+    }
+    exploring.withLock { $0 = outside }
+    keep.yield()
+    keep.finish()
+    let issues = try await outside.value
+    #expect(issues.isEmpty)
+    #expect(runs.withLock { $0 } == 2)
+  }
+}
+
 /// Tests written with no thought of the explorer, under the trait: each passes in every
 /// schedule.
 @Suite(.exploring()) struct ExploredAsWrittenTests {
@@ -135,7 +198,7 @@ private actor Audit {
   @MainActor @Test func aMainActorTestThatSleeps() async throws {
     var woke = false
     let sleeper = Task {
-      try await Task.sleep(for: .seconds(60))  // virtual time
+      try await Task.sleep(for: .milliseconds(10))  // virtual time
       woke = true
     }
     try await sleeper.value

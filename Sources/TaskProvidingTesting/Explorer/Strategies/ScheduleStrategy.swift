@@ -40,6 +40,9 @@ enum SearchStep {
 }
 
 extension ScheduleStrategy {
+  /// Whether no schedule is under way: the search stands between two.
+  var isBetweenSchedules: Bool { underWay == nil }
+
   /// Runs the schedule under way, or the next one, on `runner` until it ends; where it must
   /// wait for outside work, waits if `blocks`, else returns ``SearchStep/waiting(_:until:)``.
   func step(_ runner: ScheduleRunner, waiting blocks: Bool) -> SearchStep {
