@@ -284,7 +284,9 @@ final class ScheduleUnderWay<D: ScheduleDecider> {
           reason: "\"\(broken)\" did not hold" + ScheduleRunner.after(steps)))
     }
     guard choices.isEmpty else { return .goOn }
-    if let sleepDue {
+    // Once the scenario is over, a sleep still under way ends no schedule's work: it goes on
+    // in real time once the scope closes, as it would after a plain run.
+    if let sleepDue, !(setup.hasReturned() && setup.pendingWork().isEmpty) {
       if blocks {
         if scope.waitForJob(until: sleepDue) { return arrived(scope) }
         return .wait

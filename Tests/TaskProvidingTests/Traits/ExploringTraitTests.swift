@@ -146,6 +146,23 @@ extension ExploringTraitTests {
     #expect(issues.filter(\.isFailure).isEmpty)
   }
 
+  /// A sleep still under way when the test returns is not waited for: it goes on in real
+  /// time after the schedule, as after a plain run, so each schedule ends with the test.
+  @Test(.timeLimit(.minutes(1))) func aSleepLeftUnderWayWhenTheTestReturnsIsNotWaitedFor()
+    async throws
+  {
+    let issues = try await Self.issues(under: .exploring()) {
+      let ledger = Ledger()
+      Task {
+        try await Task.sleep(for: .seconds(40))  // virtual time
+        await ledger.deposit(1)
+      }
+      await ledger.deposit(2)
+      #expect(await ledger.balance >= 2)
+    }
+    #expect(issues.isEmpty)
+  }
+
   /// An explored test whose task is cancelled (its time limit passed) stops between two
   /// schedules, and reports nothing of its own.
   @Test func aCancelledExplorationStopsBetweenSchedules() async throws {
