@@ -1,5 +1,6 @@
-// The samples of the article "Exploring the tests you have", and of README.md, whole, as a
-// reader copies them: a test written with no thought of the explorer, explored unchanged.
+// The samples "exploring-pantry" and "exploring-replay" of ExploringTheTestsYouHave.md and
+// README.md, whole, as a reader copies them: a test written with no thought of the explorer,
+// explored unchanged.
 
 // sample: exploring-pantry
 import TaskProvidingTesting
@@ -30,6 +31,9 @@ struct PantryTests {
 // end sample
 
 // sample: exploring-replay
+import TaskProvidingTesting
+import Testing
+
 @Test(.exploring(replay: "x2:"))
 func twoDeliveriesInTheScheduleAFailureNamed() async {
   let pantry = Pantry()
