@@ -1,6 +1,5 @@
-// The samples "exploring-pantry" and "exploring-replay" of ExploringTheTestsYouHave.md and
-// README.md, whole, as a reader copies them: a test written with no thought of the explorer,
-// explored unchanged.
+// The sample "exploring-pantry" of ExploringTheTestsYouHave.md and README.md, whole, as a
+// reader copies it: a test written with no thought of the explorer, explored unchanged.
 
 // sample: exploring-pantry
 import TaskProvidingTesting
@@ -27,19 +26,5 @@ struct PantryTests {
     _ = await (first, second)
     #expect(await pantry.count(of: "apple") == 2)
   }
-}
-// end sample
-
-// sample: exploring-replay
-import TaskProvidingTesting
-import Testing
-
-@Test(.exploring(replay: "x2:"))
-func twoDeliveriesInTheScheduleAFailureNamed() async {
-  let pantry = Pantry()
-  async let first: Void = pantry.receive("pear")
-  async let second: Void = pantry.receive("pear")
-  _ = await (first, second)
-  #expect(await pantry.count(of: "pear") == 2)
 }
 // end sample
