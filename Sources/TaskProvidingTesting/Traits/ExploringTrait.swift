@@ -42,10 +42,9 @@ public struct ExploringTrait: TestTrait, SuiteTrait, TestScoping {
   ) async throws {
     // A suite's own scope runs its tests, each explored in its own scope.
     guard testCase != nil else { return try await function() }
-    let exploredTest = ExploredTest(
-      test: test, testCase: testCase, strategy: strategy, replay: replay)
     await withoutActuallyEscaping(function) { body in
-      await exploredTest.run(body)
+      let host = SwiftTestingHost(test: test, testCase: testCase, body: body)
+      await ExploredTest(host: host, strategy: strategy, replay: replay).run()
     }
   }
 }
