@@ -204,16 +204,18 @@ package func exploring(
     at: site)
 }
 
-/// The `async` `exploring`, reporting nothing: the caller reports a failure in its own words
-/// (the `exploring` trait reports the test's own issues).
+/// The `async` `exploring` of a test as written, reporting nothing: the caller reports a
+/// failure in its own words (the test's own issues). The test keeps its own provider scope and
+/// dependencies: a schedule installs neither the exploration's provider nor its clock, which
+/// a test as written does not know of.
 @MainActor
-package func exploringUnreported(
+package func exploringAsWritten(
   _ strategy: ExplorationStrategy, replay: String?, at site: CallSite,
   _ scenario: @escaping @MainActor (Exploration) async throws -> Void
 ) async -> ExplorationReport {
   await ExplorationProcess.run(
     replay: replay, site: site, strategy: strategy,
-    explorers(strategy, nil, nil, true, site, scenario))
+    explorers(strategy, nil, nil, true, site, scenario, installs: false))
 }
 
 /// Builds the explorer of `scenario`, given where it writes its progress.
@@ -221,14 +223,14 @@ package func exploringUnreported(
 private func explorers(
   _ strategy: ExplorationStrategy, _ outsideWait: Duration?, _ jobBound: Duration?,
   _ reduces: Bool, _ site: CallSite,
-  _ scenario: @escaping @MainActor (Exploration) async throws -> Void
+  _ scenario: @escaping @MainActor (Exploration) async throws -> Void, installs: Bool = true
 ) -> (ExplorationProgress?) -> Explorer {
   { progress in
     Explorer(
       strategy: strategy, outsideWait: outsideWait, jobBound: jobBound, reduces: reduces,
       site: site, progress: progress
     ) {
-      ExplorationSchedule.setup(scenario)
+      ExplorationSchedule.setup(scenario, installs: installs)
     }
   }
 }

@@ -10,9 +10,12 @@ import TaskProviding
 /// scenario's actions.
 @MainActor
 enum ExplorationSchedule {
-  static func setup(_ scenario: @escaping @MainActor (Exploration) async throws -> Void)
-    -> ScheduleSetup
-  {
+  /// `installs`: the scenario's task runs with the exploration's provider as the current
+  /// provider scope and as the task's dependencies, with its clock; otherwise with the caller's
+  /// own, as a test explored as written does.
+  static func setup(
+    _ scenario: @escaping @MainActor (Exploration) async throws -> Void, installs: Bool = true
+  ) -> ScheduleSetup {
     // It holds no task: a task's start is a job of the schedule, ordered as the runtime
     // orders it. Two tasks spawned on the main actor start in spawn order, in turn with its
     // other jobs; two spawned on the pool, in either order.
@@ -23,20 +26,22 @@ enum ExplorationSchedule {
     let body = Locked<Task<Void, Never>?>(nil)
     return ScheduleSetup(
       start: {
-        let task = ProviderScope.$current.withValue(scope) {
-          installingDependencies(exploration) {
-            ScopeTaskPreference.mainActorTask {
-              do {
-                try await scenario(exploration)
-                return nil
-              } catch {
-                return "\(error)"
-              }
-            } then: { (thrown: String?) in
-              outcome.withLock { $0 = (true, thrown) }
+        let start = {
+          ScopeTaskPreference.mainActorTask {
+            do {
+              try await scenario(exploration)
+              return nil
+            } catch {
+              return "\(error)"
             }
+          } then: { (thrown: String?) in
+            outcome.withLock { $0 = (true, thrown) }
           }
         }
+        let task =
+          installs
+          ? ProviderScope.$current.withValue(scope) { installingDependencies(exploration, start) }
+          : start()
         body.withLock { $0 = task }
       },
       hasReturned: { outcome.withLock { $0.returned } },

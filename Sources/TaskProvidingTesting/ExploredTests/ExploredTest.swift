@@ -22,7 +22,7 @@ struct ExploredTest<Host: ExploredTestHost>: Sendable {
     // sleeps keep real time as well (``SleepFloor``), as in a plain run.
     let report = await ExplorationRoute.$inProcess.withValue(true) {
       await SleepFloor.$isReal.withValue(true) {
-        await exploringUnreported(strategy, replay: replay, at: host.site) { _ in
+        await exploringAsWritten(strategy, replay: replay, at: host.site) { _ in
           let first = schedules.withLock { count -> Bool in
             count += 1
             return count == 1

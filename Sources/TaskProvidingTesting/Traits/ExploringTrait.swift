@@ -25,7 +25,10 @@ import Testing
 /// ```
 ///
 /// On a suite, it explores each of its tests, and each case of a parameterized one. The
-/// exploration runs in the test's process: a schedule that traps ends the test run.
+/// exploration runs in the test's process: a schedule that traps ends the test run. The test
+/// keeps its own dependencies and provider; ``Testing/Trait/recordingTaskProvider`` and
+/// ``Testing/Trait/manualTaskProvider`` give each schedule a fresh provider, wherever they are
+/// among the traits, and ``Testing/Trait/serialScheduler`` does nothing beside it.
 public struct ExploringTrait: TestTrait, SuiteTrait, TestScoping {
   /// How each choice is made.
   public let strategy: ExplorationStrategy
@@ -35,6 +38,11 @@ public struct ExploringTrait: TestTrait, SuiteTrait, TestScoping {
   /// Applied to a suite, it explores each test in it.
   public var isRecursive: Bool { true }
 
+  /// Whether `test` is explored as written, by this trait on it or on a suite around it.
+  static func explores(_ test: Test) -> Bool {
+    test.traits.contains { $0 is ExploringTrait }
+  }
+
   public func provideScope(
     for test: Test,
     testCase: Test.Case?,
@@ -42,7 +50,12 @@ public struct ExploringTrait: TestTrait, SuiteTrait, TestScoping {
   ) async throws {
     // A suite's own scope runs its tests, each explored in its own scope.
     guard testCase != nil else { return try await function() }
-    await withoutActuallyEscaping(function) { body in
+    await withoutActuallyEscaping(function) { function in
+      // The toolkit's provider traits give each schedule a fresh provider, in their order.
+      let providers = test.traits.compactMap { $0 as? TaskProviderTrait }
+      let body = providers.reversed().reduce(function) { inner, provider in
+        { try await provider.provideScopeOfOneRun(for: test, performing: inner) }
+      }
       let host = SwiftTestingHost(test: test, testCase: testCase, body: body)
       await ExploredTest(host: host, strategy: strategy, replay: replay).run()
     }

@@ -4,6 +4,9 @@ import Testing
 /// ``withSerialScheduler(order:timeout:fileID:filePath:line:column:_:)-76ht2``: every job the test causes
 /// runs one at a time, in enqueue order, on one thread.
 ///
+/// Beside ``Testing/Trait/exploring(_:)`` it does nothing: the explorer runs the test's jobs
+/// one at a time already, in the orders it explores.
+///
 /// The scheduler owns the test's jobs and nothing else, so tests under it run beside any
 /// other test. Keep tests that use `withMainSerialExecutor`, which takes the runtime's
 /// process-wide hook for itself, out of the same process run (an exit test does it).
@@ -23,6 +26,9 @@ public struct SerialSchedulerTrait: TestTrait, SuiteTrait, TestScoping {
     testCase: Test.Case?,
     performing function: @Sendable () async throws -> Void
   ) async throws {
+    // The explorer runs a test's jobs one at a time already, in many orders: a scheduler
+    // inside each schedule would fix one.
+    guard !ExploringTrait.explores(test) else { return try await function() }
     let site = CallSite(test.sourceLocation)
     try await withoutActuallyEscaping(function) { function in
       // The scheduler needs an escaping body; it returns only once the body has ended, or

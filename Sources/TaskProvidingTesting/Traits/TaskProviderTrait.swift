@@ -31,6 +31,16 @@ public struct TaskProviderTrait: TestTrait, SuiteTrait, TestScoping {
     testCase: Test.Case?,
     performing function: @Sendable () async throws -> Void
   ) async throws {
+    // Explored, each schedule gets a fresh provider: the `exploring` trait gives it, wherever
+    // the two traits are in the list.
+    guard !ExploringTrait.explores(test) else { return try await function() }
+    try await provideScopeOfOneRun(for: test, performing: function)
+  }
+
+  /// Gives one run of a test's body its provider, and checks for leaks when it ends.
+  func provideScopeOfOneRun(
+    for test: Test, performing function: @Sendable () async throws -> Void
+  ) async throws {
     let site = CallSite(test.sourceLocation)
     switch kind {
     case .recording:

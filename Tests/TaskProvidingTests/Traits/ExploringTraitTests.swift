@@ -1,5 +1,7 @@
+import Dependencies
 import Dispatch
 import LockSupport
+import TaskProviding
 import Testing
 
 @testable import TaskProvidingTesting
@@ -220,5 +222,48 @@ extension ExploringTraitTests {
     }
     try await sleeper.value
     #expect(woke)
+  }
+}
+
+/// The toolkit's other traits beside `exploring`, in either order: each schedule gets a fresh
+/// provider, and the test keeps the dependencies it would have plainly.
+extension ExploredAsWrittenTests {
+  /// Spawns two deposits through the test's provider, waits for them, and checks that the
+  /// provider recorded this run's two tasks and no earlier schedule's.
+  static func depositThroughTheRecordingProvider() async throws {
+    let provider = RecordingTaskProvider.current
+    let ledger = Ledger()
+    provider.task(name: "first") { await ledger.deposit(1) }
+    provider.task(name: "second") { await ledger.deposit(2) }
+    try await provider.waitForAll()
+    #expect(provider.records.map(\.name) == ["first", "second"])
+    #expect(await ledger.balance == 3)
+  }
+
+  @Test(.recordingTaskProvider) func aProviderTraitAfterGivesEachScheduleAFreshProvider()
+    async throws
+  {
+    try await Self.depositThroughTheRecordingProvider()
+  }
+
+  @Test func theTestKeepsItsOwnTaskProviderDependency() {
+    @Dependency(\.taskProvider) var provider
+    // Plainly, a test that sets none gets the dependency's test value.
+    #expect(provider is UnimplementedTaskProvider)
+  }
+
+  @Test(.serialScheduler) func aSerialSchedulerTraitLeavesTheOrderToTheExplorer() async {
+    let ledger = Ledger()
+    async let first: Void = ledger.deposit(1)
+    async let second: Void = ledger.deposit(2)
+    _ = await (first, second)
+    #expect(await ledger.balance == 3)
+  }
+}
+
+/// A provider trait listed before `exploring`, whose scope Swift Testing puts around it.
+@Suite(.recordingTaskProvider, .exploring()) struct ProviderTraitBeforeExploringTests {
+  @Test func eachScheduleHasAFreshProvider() async throws {
+    try await ExploredAsWrittenTests.depositThroughTheRecordingProvider()
   }
 }
