@@ -8,7 +8,7 @@ import Testing
 
 /// Style 1: await the controlled client's requests. The test knows the model is waiting for
 /// an answer because it holds the request, and knows the tap has ended because it awaits it.
-@MainActor @Suite(.timeLimit(.minutes(ThreadSanitizer.minutes(1))))
+@MainActor @Suite(.timeLimit(.minutes(ThreadSanitizer.minutes(1))), .exploring())
 struct ControlledRequestTests {
   @Test(arguments: FeatureScenario.allCases)
   func scenario(_ scenario: FeatureScenario) async throws {

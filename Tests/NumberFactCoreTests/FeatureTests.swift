@@ -9,7 +9,7 @@ import Testing
 @testable import FeatureScenarios
 
 /// Buttons that change the state at once, error messages, and the unoverridden client.
-@MainActor @Suite struct FeatureTests {
+@MainActor @Suite(.exploring()) struct FeatureTests {
   /// A feature for tests that must not reach the client or spawn.
   func idleFeature(count: Int = 0, kind: FactKind = .trivia) -> NumberFactFeature {
     makeFeature(

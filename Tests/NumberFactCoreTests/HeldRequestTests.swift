@@ -10,7 +10,7 @@ import Testing
 /// The feature's fact requests as tasks: each tap's request is held, stepped or awaited
 /// through the provider (the second style of docs/testing-async.md), so a late answer, a
 /// cancellation before the request runs and requests back to back are tested in order.
-@MainActor @Suite(.timeLimit(.minutes(ThreadSanitizer.minutes(1))))
+@MainActor @Suite(.timeLimit(.minutes(ThreadSanitizer.minutes(1))), .exploring())
 struct HeldRequestTests {
   // sample: recording-fire-and-forget
   /// The app spawns the tap and forgets it; the test waits for every task it caused.

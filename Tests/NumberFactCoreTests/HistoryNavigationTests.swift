@@ -9,7 +9,7 @@ import Testing
 
 /// The facts seen, stepped through back and forth with the count and kind following, and kept up to
 /// their limit. Each test waits on the controlled client's requests and the taps themselves.
-@MainActor @Suite(.timeLimit(.minutes(ThreadSanitizer.minutes(1))))
+@MainActor @Suite(.timeLimit(.minutes(ThreadSanitizer.minutes(1))), .exploring())
 struct HistoryNavigationTests {
   @Test func historyStepsBackAndForthWithTheCountAndKindFollowing() async throws {
     let client = NumberFactClient { number, kind in

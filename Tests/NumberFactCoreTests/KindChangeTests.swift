@@ -9,7 +9,7 @@ import Testing
 
 /// `t` on a shown fact: the fact of the next kind is asked for; with none shown, nothing is. Each
 /// test waits on the controlled client's requests and the taps themselves.
-@MainActor @Suite(.timeLimit(.minutes(ThreadSanitizer.minutes(1))))
+@MainActor @Suite(.timeLimit(.minutes(ThreadSanitizer.minutes(1))), .exploring())
 struct KindChangeTests {
   @Test func kindChangeOnAShownFactFetchesTheNewKind() async throws {
     let facts = ControlledNumberFactClient()

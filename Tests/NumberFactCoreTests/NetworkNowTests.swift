@@ -10,7 +10,7 @@ import Testing
 
 /// Asking the network now, while offline facts are shown: the back-off ends and the fact is asked
 /// for at once. Each test waits on the controlled client's requests and the taps themselves.
-@MainActor @Suite(.timeLimit(.minutes(ThreadSanitizer.minutes(1))))
+@MainActor @Suite(.timeLimit(.minutes(ThreadSanitizer.minutes(1))), .exploring())
 struct NetworkNowTests {
   @Test func askingTheNetworkNowEndsTheBackOffThenAsksForTheFact() async throws {
     let facts = ControlledNumberFactClient()

@@ -9,7 +9,7 @@ import Testing
 
 /// A typed number and steps of 100: the count jumps, and the typed number's fact wins over a late
 /// answer. Each test waits on the controlled client's requests and the taps themselves.
-@MainActor @Suite(.timeLimit(.minutes(ThreadSanitizer.minutes(1))))
+@MainActor @Suite(.timeLimit(.minutes(ThreadSanitizer.minutes(1))), .exploring())
 struct NumberEntryTests {
   @Test func aTypedNumberJumpsThereAndFetchesItsFact() async throws {
     let facts = ControlledNumberFactClient()

@@ -2,6 +2,7 @@ import NumberFactCore
 import NumberFactTesting
 import SuiteSupport
 import TaskProviding
+import TaskProvidingTesting
 import Testing
 
 @testable import FeatureScenarios
@@ -9,7 +10,7 @@ import Testing
 /// The feature's published state, waited on with `waitUntil` rather than through its tasks
 /// (the third style of docs/testing-async.md), for when the test cannot reach the work: it
 /// was spawned by code the test does not control.
-@MainActor @Suite(.timeLimit(.minutes(ThreadSanitizer.minutes(1))))
+@MainActor @Suite(.timeLimit(.minutes(ThreadSanitizer.minutes(1))), .exploring())
 struct ObservedStateTests {
   // sample: observe-state
   @Test func factAppearsAfterAnUnreachableSpawn() async throws {

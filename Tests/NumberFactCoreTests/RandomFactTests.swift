@@ -9,7 +9,7 @@ import Testing
 
 /// A random fact: the count takes the number it answers about, unless the person moved it
 /// meanwhile. Each test waits on the controlled client's requests and the taps themselves.
-@MainActor @Suite(.timeLimit(.minutes(ThreadSanitizer.minutes(1))))
+@MainActor @Suite(.timeLimit(.minutes(ThreadSanitizer.minutes(1))), .exploring())
 struct RandomFactTests {
   @Test func randomTakesTheNumberItAnswersAbout() async throws {
     let asked = ControlledFunction<FactKind, NumberFact>("random")

@@ -11,7 +11,7 @@ import Testing
 
 /// The feature and its store, deterministically: writes held by a controlled store, requests
 /// by a controlled client, every task recorded.
-@MainActor @Suite(.timeLimit(.minutes(ThreadSanitizer.minutes(1))))
+@MainActor @Suite(.timeLimit(.minutes(ThreadSanitizer.minutes(1))), .exploring())
 struct StoreTests {
   nonisolated static let now = Date(timeIntervalSince1970: 1_700_000_000)
 
