@@ -8,7 +8,7 @@ let package = Package(
   name: "Uploads",
   platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
   dependencies: [
-    // An app would write: .package(url: "https://github.com/OWNER/numberfact", from: "1.0.0",
+    // An app would write: .package(url: "https://github.com/OWNER/numberfact", from: "0.1.0",
     //   traits: [])
     .package(path: "../numberfact", traits: [])
   ],

@@ -17,9 +17,6 @@ public struct ExplorationFailure: Error, Sendable, CustomStringConvertible {
   /// How many times the schedule departs from the default order (enqueue order for jobs,
   /// the first option for every other choice): the fewest that still fail.
   public let departures: Int
-  /// The former name of ``departures``.
-  @available(*, deprecated, renamed: "departures")
-  public var deviations: Int { departures }
   /// Set when the schedule, run once more before it was reported, went another way and did
   /// not fail as it had: what diverged. The failure happened, but something the explorer
   /// does not control took part in it, and the replay string may not bring it back.

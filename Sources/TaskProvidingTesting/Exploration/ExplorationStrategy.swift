@@ -36,14 +36,6 @@ public enum ExplorationStrategy: Sendable, Hashable, CustomStringConvertible {
   /// is as likely as any other order. The first schedule draws uniformly.
   case uniformWalk(seed: UInt64 = 0, schedules: Int = 1_000)
 
-  /// The former spelling of ``exhaustive(limit:departures:reduction:)``.
-  @available(*, deprecated, renamed: "exhaustive(limit:departures:reduction:)")
-  public static func exhaustive(
-    limit: Int = 10_000, deviations: Int?, reduction: ExplorationReduction = .whereCertain
-  ) -> Self {
-    .exhaustive(limit: limit, departures: deviations, reduction: reduction)
-  }
-
   /// The strategy and its parameters, in words.
   public var description: String {
     switch self {
