@@ -19,6 +19,8 @@ public final class Exploration {
 
   var invariants: [(name: String, holds: @MainActor () -> Bool)] = []
   var finalChecks: [(name: String, holds: @MainActor () -> Bool)] = []
+  var awaitedInvariants: [AwaitedCheck] = []
+  var awaitedFinalChecks: [AwaitedCheck] = []
   var actions: [(name: String, perform: @MainActor () -> Void)] = []
   var nextAction = 0
 
@@ -55,6 +57,35 @@ public final class Exploration {
   ///   - holds: Reads the model; `false` fails the schedule.
   public func atEnd(_ name: String, _ holds: @escaping @MainActor () -> Bool) {
     finalChecks.append((name, holds))
+  }
+
+  /// A property that must hold whenever no job is ready, read with `await`: state kept in an
+  /// actor, read where it lives.
+  ///
+  /// It is checked at the same points as a synchronous invariant, after those. Its own jobs
+  /// (a hop onto the actor and back) run then, in order, with no other job ready, and are
+  /// neither choices nor steps of the schedule.
+  ///
+  /// - Parameters:
+  ///   - name: How a failure names it ("the ledger's balance is never negative").
+  ///   - holds: Reads the state; `false` fails the schedule. A check that never returns
+  ///     fails it too.
+  public func invariant(_ name: String, _ holds: @escaping @MainActor () async -> Bool) {
+    awaitedInvariants.append(AwaitedCheck(name: name, holds: holds))
+  }
+
+  /// A property that must hold once the schedule has run to its end, read with `await`:
+  /// state kept in an actor, read where it lives.
+  ///
+  /// It is checked after the synchronous ones. Its own jobs run then, in order, and are
+  /// neither choices nor steps of the schedule.
+  ///
+  /// - Parameters:
+  ///   - name: How a failure names it ("the cache holds both entries").
+  ///   - holds: Reads the state; `false` fails the schedule. A check that never returns
+  ///     fails it too.
+  public func atEnd(_ name: String, _ holds: @escaping @MainActor () async -> Bool) {
+    awaitedFinalChecks.append(AwaitedCheck(name: name, holds: holds))
   }
 }
 

@@ -24,7 +24,7 @@ enum ExplorationSchedule {
     let exploration = Exploration(provider: provider)
     let outcome = Locked<(returned: Bool, thrown: String?)>((false, nil))
     let body = Locked<Task<Void, Never>?>(nil)
-    return ScheduleSetup(
+    var setup = ScheduleSetup(
       start: {
         let start = {
           ScopeTaskPreference.mainActorTask {
@@ -62,6 +62,9 @@ enum ExplorationSchedule {
         }
       }
     )
+    setup.awaitedInvariants = { exploration.awaitedInvariants }
+    setup.awaitedFinalChecks = { exploration.awaitedFinalChecks }
+    return setup
   }
 
   /// The scenario's options at a step: the next action, then every open call's outcomes,

@@ -16,6 +16,10 @@ struct ScheduleSetup {
   var brokenInvariant: @MainActor () -> String?
   /// The name of the first property that must hold at the end and does not, if any.
   var brokenFinalCheck: @MainActor () -> String?
+  /// The properties read with `await` that must always hold, checked after the others.
+  var awaitedInvariants: @MainActor () -> [AwaitedCheck] = { [] }
+  /// The properties read with `await` that must hold at the end, checked after the others.
+  var awaitedFinalChecks: @MainActor () -> [AwaitedCheck] = { [] }
   /// The scenario's choices open now, in an order that is the same in every run. They are
   /// offered beside the ready jobs at every step; the clock, if offered, comes last, and the
   /// runner drops it while a job is ready.

@@ -1,3 +1,5 @@
+import LockSupport
+
 /// One schedule of a scenario, under way: started in a scope of its own, then advanced step by
 /// step, running the scope's ready jobs (the decider choosing among them) and taking a choice
 /// (the decider choosing) whenever no job is ready, checking what must hold.
@@ -277,7 +279,7 @@ final class ScheduleUnderWay<D: ScheduleDecider> {
     if let error = setup.thrown() {
       return .end(ScheduleFailure(kind: .threw(error), reason: "the scenario threw \(error)"))
     }
-    if let broken = setup.brokenInvariant() {
+    if let broken = setup.brokenInvariant() ?? firstBroken(setup.awaitedInvariants(), in: scope) {
       return .end(
         ScheduleFailure(
           kind: .invariant(broken),
@@ -331,12 +333,30 @@ final class ScheduleUnderWay<D: ScheduleDecider> {
             + ScheduleRunner.stuckCause(waited)
             + ScheduleRunner.unseenSleepCause(scope.unpreferredTaskNames.count)))
     }
-    if let broken = setup.brokenFinalCheck() {
+    if let broken = setup.brokenFinalCheck() ?? firstBroken(setup.awaitedFinalChecks(), in: scope) {
       return .end(
         ScheduleFailure(
           kind: .finalCheck(broken), reason: "\"\(broken)\" did not hold at the end"))
     }
     return .end(nil)
+  }
+
+  /// The name of the first of `checks` that does not hold, each run to its end in `scope`
+  /// while no other job of it is ready: its jobs run in order, are no steps of the schedule,
+  /// and are not told. A check that does not return once its jobs have run does not hold.
+  private func firstBroken(_ checks: [AwaitedCheck], in scope: JobScope) -> String? {
+    guard !checks.isEmpty else { return nil }
+    if narrator != nil { scope.trace(nil) }
+    defer { if let narrator { scope.trace(narrator.observe) } }
+    for check in checks {
+      let held = Locked<Bool?>(nil)
+      _ = scope.adopting {
+        ScopeTaskPreference.mainActorTask(check.holds) { value in held.withLock { $0 = value } }
+      }
+      ScheduleRunner.settle(scope)
+      guard held.withLock({ $0 }) == true else { return check.name }
+    }
+    return nil
   }
 
   /// Begins a wait for a job from outside the scope, as long as what may bring one calls for.
