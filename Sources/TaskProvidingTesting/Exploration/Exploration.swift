@@ -272,7 +272,8 @@ private func explorers(
 private func reported(_ report: ExplorationReport, at site: CallSite) -> ExplorationReport {
   guard !ExplorationProcess.isChild else { return report }
   if let failure = report.failure {
-    site.report(failure.description)
+    FailureAttachments.record(failure, at: site)
+    site.report(failure.description(replayingAt: site))
   } else if report.nondeterminism != nil {
     // Not the scenario's failure: the schedules that ran were real runs of it.
     site.warn(report.description)

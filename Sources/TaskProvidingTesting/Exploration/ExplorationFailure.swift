@@ -12,6 +12,9 @@ public struct ExplorationFailure: Error, Sendable, CustomStringConvertible {
   /// another is suspended inside it is told so, and runs of steps in the default order away
   /// from the race are folded into one.
   public let steps: [String]
+  /// Every step of the schedule, one line each, with none of ``steps``' runs folded; as
+  /// ``steps`` where a child process explored and told its steps folded.
+  public let everyStep: [String]
   /// What went wrong.
   public let reason: String
   /// How many times the schedule departs from the default order (enqueue order for jobs,
@@ -25,8 +28,9 @@ public struct ExplorationFailure: Error, Sendable, CustomStringConvertible {
   /// A failure, as the explorer reports one.
   init(
     strategy: ExplorationStrategy, scheduleNumber: Int, replay: String, steps: [String],
-    reason: String, departures: Int, nondeterminism: String? = nil
+    everyStep: [String]? = nil, reason: String, departures: Int, nondeterminism: String? = nil
   ) {
+    self.everyStep = everyStep ?? steps
     self.strategy = strategy
     self.scheduleNumber = scheduleNumber
     self.replay = replay
@@ -37,7 +41,11 @@ public struct ExplorationFailure: Error, Sendable, CustomStringConvertible {
   }
 
   /// The failure as a report: the reason, the steps, the replay string.
-  public var description: String {
+  public var description: String { description(replayingAt: nil) }
+
+  /// The failure as a report, which says how to replay it from the environment when it knows
+  /// the exploration's place, `site`.
+  func description(replayingAt site: CallSite?) -> String {
     let numbered = steps.enumerated().map { "  \($0.offset + 1). \($0.element)" }
     let needed =
       departures == 0
@@ -47,7 +55,9 @@ public struct ExplorationFailure: Error, Sendable, CustomStringConvertible {
       nondeterminism.map {
         "Run once more, it did not fail as it had (uncontrolled nondeterminism): \($0)"
           + " Its replay string, \"\(replay)\", may not bring it back."
-      } ?? "Replay it with explore(…, replay: \"\(replay)\"). It needs \(needed)."
+      } ?? "Replay it with explore(…, replay: \"\(replay)\")"
+      + (site.map { ", " + ReplayFromEnvironment.instruction(for: $0, replay: replay) } ?? "")
+      + ". It needs \(needed)."
     return
       ([
         "Exploration (\(strategy)) failed on schedule \(scheduleNumber): \(reason)",

@@ -78,13 +78,15 @@ public struct ExplorationReport: Sendable, CustomStringConvertible {
   }
 
   /// This report, its failure narrated in `steps`.
-  func withSteps(_ steps: [String], of failure: ExplorationFailure) -> ExplorationReport {
+  func withSteps(
+    _ steps: [String], everyStep: [String], of failure: ExplorationFailure
+  ) -> ExplorationReport {
     ExplorationReport(
       strategy: strategy, schedules: schedules, isComplete: isComplete,
       boundLeftSchedulesOut: boundLeftSchedulesOut, bound: bound,
       failure: ExplorationFailure(
         strategy: failure.strategy, scheduleNumber: failure.scheduleNumber,
-        replay: failure.replay, steps: steps, reason: failure.reason,
+        replay: failure.replay, steps: steps, everyStep: everyStep, reason: failure.reason,
         departures: failure.departures, nondeterminism: failure.nondeterminism),
       nondeterminism: nondeterminism, outsideWork: outsideWork)
   }

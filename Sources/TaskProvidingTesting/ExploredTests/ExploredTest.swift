@@ -43,7 +43,9 @@ struct ExploredTest<Host: ExploredTestHost>: Sendable {
       let issues = lastFailure.withLock { $0 }
       let plain =
         failure.reason.hasPrefix(ExploredTestStory.bodyFailed) ? await plainly() : nil
-      let story = ExploredTestStory(failure: failure, plain: plain, replayCall: Host.replayCall)
+      let story = ExploredTestStory(
+        failure: failure, plain: plain, replayCall: Host.replayCall, site: host.site)
+      FailureAttachments.record(failure, at: host.site)
       host.report(issues, reason: story.reason, story: story.text)
     } else if let nondeterminism = report.nondeterminism {
       host.warn("The exploration met uncontrolled nondeterminism: \(nondeterminism)")

@@ -21,12 +21,14 @@ struct ExploredTestStory {
   /// The story, one line each.
   let text: String
 
-  /// The story of `failure`, which `replayCall` (`.exploring`, `exploring`) replays.
-  init(failure: ExplorationFailure, plain: PlainRuns?, replayCall: String) {
+  /// The story of `failure`, which `replayCall` (`.exploring`, `exploring`) replays, as does
+  /// the environment naming `site`.
+  init(failure: ExplorationFailure, plain: PlainRuns?, replayCall: String, site: CallSite) {
     reason = Self.sentence(failure.reason.replacing("the scenario", with: "the test"))
     var story: [String] = [
       "Explored (\(failure.strategy)), the test failed on schedule \(failure.scheduleNumber).",
-      "Replay it with \(replayCall)(replay: \"\(failure.replay)\").",
+      "Replay it with \(replayCall)(replay: \"\(failure.replay)\"), "
+        + ReplayFromEnvironment.instruction(for: site, replay: failure.replay) + ".",
     ]
     if let plain {
       story.append(

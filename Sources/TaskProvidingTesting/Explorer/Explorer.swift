@@ -204,8 +204,10 @@ struct Explorer {
       switch step(&course, waiting: false) {
       case .over(let report):
         guard let narration = course.narration, let failure = report.failure else { return report }
-        let steps = await ThreadOfItsOwn.run { narration.narrated() }
-        return report.withSteps(steps, of: failure)
+        let (steps, everyStep) = await ThreadOfItsOwn.run {
+          (narration.narrated(), narration.narrated(folded: false))
+        }
+        return report.withSteps(steps, everyStep: everyStep, of: failure)
       case .waiting(let work): await work.wait()
       case .ongoing:
         if Task.isCancelled, let report = stoppedOnCancellation(course) { return report }
@@ -254,7 +256,7 @@ struct Explorer {
         strategy: strategy, schedules: 1, isComplete: false,
         failure: ExplorationFailure(
           strategy: strategy, scheduleNumber: 1, replay: ReplayString.encode(run.departures),
-          steps: run.steps,
+          steps: run.steps, everyStep: run.everyStep,
           reason: "the replay string does not fit this scenario: " + divergence.description
             + " Or the scenario changed since the string was made.",
           departures: run.departureCount))
@@ -266,7 +268,8 @@ struct Explorer {
       strategy: strategy, schedules: 1, isComplete: false,
       failure: ExplorationFailure(
         strategy: strategy, scheduleNumber: 1, replay: ReplayString.encode(run.departures),
-        steps: run.steps, reason: failure.reason, departures: run.departureCount))
+        steps: run.steps, everyStep: run.everyStep, reason: failure.reason,
+        departures: run.departureCount))
   }
 
   /// The report of a failure found on schedule `number`, reduced to `reduced` and narrated as
@@ -279,7 +282,8 @@ struct Explorer {
       strategy: strategy, schedules: number, isComplete: false,
       failure: ExplorationFailure(
         strategy: strategy, scheduleNumber: number,
-        replay: ReplayString.encode(reduced.departures), steps: narrated.steps, reason: reason,
+        replay: ReplayString.encode(reduced.departures), steps: narrated.steps,
+        everyStep: narrated.everyStep, reason: reason,
         departures: reduced.departureCount,
         nondeterminism: Self.divergence(of: narrated, from: reduced)))
   }

@@ -14,6 +14,8 @@ struct ScheduleRun {
   var divergence: ScheduleDivergence?
   /// The steps as a person reads them; only when the run was narrated.
   var steps: [String] = []
+  /// Every step, none folded; only when the run was narrated.
+  var everyStep: [String] = []
   /// The steps not yet narrated, when the run was narrated to be narrated later, off the main actor.
   var narration: ScheduleNarrator.Narration?
 

@@ -117,6 +117,7 @@ final class ScheduleUnderWay<D: ScheduleDecider> {
         run.narration = narrator.narration()
       } else {
         run.steps = narrator.steps()
+        run.everyStep = narrator.everyStep()
       }
       narrator.release()
     }

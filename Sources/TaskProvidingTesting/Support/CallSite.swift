@@ -31,6 +31,16 @@ package struct CallSite: Sendable {
     return TaskSourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
   }
 
+  /// The place as Swift Testing takes a source location.
+  package var sourceLocation: Testing.SourceLocation {
+    switch place {
+    case .source(let fileID, let filePath, let line, let column):
+      Testing.SourceLocation(
+        fileID: "\(fileID)", filePath: "\(filePath)", line: Int(line), column: Int(column))
+    case .test(let location): location
+    }
+  }
+
   /// The place as a person reads it: `NumberFactTests/ModelTests.swift:42`.
   package var description: String {
     switch place {

@@ -62,6 +62,7 @@ package enum ExplorationProcess {
     replay: String?, site: CallSite, strategy: ExplorationStrategy,
     _ make: (ExplorationProgress?) -> Explorer
   ) -> ExplorationReport {
+    let replay = ReplayFromEnvironment.replay(for: site) ?? replay
     if let request = ChildRequest.current {
       return serve(request, replay: replay, site: site, strategy: strategy, make)
     }
@@ -79,6 +80,7 @@ package enum ExplorationProcess {
     replay: String?, site: CallSite, strategy: ExplorationStrategy,
     _ make: (ExplorationProgress?) -> Explorer
   ) async -> ExplorationReport {
+    let replay = ReplayFromEnvironment.replay(for: site) ?? replay
     // A child serves one call and ends: the test beside it is filtered out.
     if let request = ChildRequest.current {
       return serve(request, replay: replay, site: site, strategy: strategy, make)

@@ -204,6 +204,10 @@ final class ScheduleNarrator: Sendable {
   @MainActor
   func steps() -> [String] { narration().narrated() }
 
+  /// Every step, narrated one line each, none folded.
+  @MainActor
+  func everyStep() -> [String] { narration().narrated(folded: false) }
+
   /// The steps as seen so far, to be narrated later on any thread: reading each frame's line is
   /// slow, and needs no actor.
   @MainActor
@@ -220,8 +224,9 @@ final class ScheduleNarrator: Sendable {
   struct Narration: Sendable {
     fileprivate let state: State
 
-    /// The steps, narrated as ``ScheduleNarrator/steps()`` gives them.
-    func narrated() -> [String] {
+    /// The steps, narrated as ``ScheduleNarrator/steps()`` gives them; with `folded` false,
+    /// every step, as ``ScheduleNarrator/everyStep()`` gives them.
+    func narrated(folded: Bool = true) -> [String] {
       var everyFrame = Array(state.spawnSites.values.joined())
       for case .job(let job) in state.steps {
         everyFrame += job.parked.values.joined()
@@ -235,7 +240,7 @@ final class ScheduleNarrator: Sendable {
         case .job(let job): writer.narrate(job)
         }
       }
-      return writer.text()
+      return writer.text(folded: folded)
     }
   }
 
@@ -446,8 +451,9 @@ final class ScheduleNarrator: Sendable {
     /// The lines; where some matter, each run of three or more that only go on in the default
     /// order is one line, and so is each run of three or more steps ahead of one task that
     /// waits all along (a task held back through a loop of yields).
-    mutating func text() -> [String] {
+    mutating func text(folded: Bool) -> [String] {
       endStretch()
+      guard folded else { return lines.map { resolve($0.text) } }
       lines = Self.foldingHolds(lines)
       guard lines.contains(where: { $0.weight == .matters }) else {
         return lines.map { resolve($0.text) }
