@@ -9,8 +9,9 @@ let package = Package(
   platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
   dependencies: [
     // An app would write: .package(url: "https://github.com/OWNER/numberfact", from: "0.1.0",
-    //   traits: [])
-    .package(path: "../numberfact", traits: [])
+    //   traits: []). Here, the checkout this example sits in, which SwiftPM names by its
+    //   folder: clone it as `numberfact`, as `git clone` names it.
+    .package(path: "../..", traits: [])
   ],
   targets: [
     .target(
