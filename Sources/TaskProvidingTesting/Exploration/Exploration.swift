@@ -9,9 +9,8 @@ public final class Exploration {
   /// runtime could: two tasks spawned on the main actor start in the order they were
   /// spawned, in turn with the main actor's other jobs; two spawned on the pool
   /// (`detachedTask`, or from `nonisolated` code) start in either order. Also installed as
-  /// `@Dependency(\.taskProvider)` and as `ManualTaskProvider.current`. Use it wherever an
-  /// `any TaskProvider` is wanted.
-  public let provider: ManualTaskProvider
+  /// `@Dependency(\.taskProvider)`. Use it wherever an `any TaskProvider` is wanted.
+  public let provider: ExplorationTaskProvider
   /// The clock of this schedule: time moves only when the explorer chooses to move it, once
   /// no job can run. Also installed as `@Dependency(\.continuousClock)` and
   /// `@Dependency(\.suspendingClock)`.
@@ -24,7 +23,7 @@ public final class Exploration {
   var actions: [(name: String, perform: @MainActor () -> Void)] = []
   var nextAction = 0
 
-  init(provider: ManualTaskProvider) {
+  init(provider: ExplorationTaskProvider) {
     self.provider = provider
   }
 

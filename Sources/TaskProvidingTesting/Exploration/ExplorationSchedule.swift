@@ -19,7 +19,7 @@ enum ExplorationSchedule {
     // It holds no task: a task's start is a job of the schedule, ordered as the runtime
     // orders it. Two tasks spawned on the main actor start in spawn order, in turn with its
     // other jobs; two spawned on the pool, in either order.
-    let provider = ManualTaskProvider(holdsTasks: false)
+    let provider = ExplorationTaskProvider()
     let scope = ProviderScope(provider: provider)
     let exploration = Exploration(provider: provider)
     let outcome = Locked<(returned: Bool, thrown: String?)>((false, nil))
@@ -71,7 +71,7 @@ enum ExplorationSchedule {
   /// oldest first, so a schedule's options mean the same thing in every run; and the clock,
   /// which the runner offers only once no job is ready.
   private static func choices(
-    provider: ManualTaskProvider, scope: ProviderScope, exploration: Exploration
+    provider: ExplorationTaskProvider, scope: ProviderScope, exploration: Exploration
   ) -> [ScheduleChoice] {
     var choices: [ScheduleChoice] = []
     if exploration.nextAction < exploration.actions.count {

@@ -37,14 +37,6 @@ public final class ManualTaskProvider: TaskRecorder, @unchecked Sendable {
     super.init(base: base, holdsTasks: true)
   }
 
-  /// Creates a provider that records its tasks and, with `holdsTasks` false, holds none: for
-  /// a driver that orders their jobs itself (an exploration), where a held task's start
-  /// would be a choice the runtime does not have, since `Task { }` on an actor starts in turn
-  /// with that actor's jobs.
-  init(holdsTasks: Bool) {
-    super.init(base: LiveTaskProvider(), holdsTasks: holdsTasks)
-  }
-
   /// How many tasks are held, waiting to be released.
   public var heldCount: Int { gates?.heldCount ?? 0 }
 
@@ -197,12 +189,6 @@ public final class ManualTaskProvider: TaskRecorder, @unchecked Sendable {
   /// test left held, after cancelling them.
   func releaseAll() {
     while gates?.release() != nil {}
-  }
-
-  /// The record of the task spawned here whose handle has this address, as the runtime
-  /// knows the task, if there is one.
-  func record(forTaskAt address: UInt) -> TaskRecord? {
-    ledger.index(ofTaskAt: address).map(ledger.record)
   }
 }
 

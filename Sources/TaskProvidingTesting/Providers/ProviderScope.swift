@@ -53,6 +53,15 @@ final class ProviderScope: Sendable {
     _ type: P.Type, trait: String, fallback: () -> P
   ) -> P {
     if let provider = current?.provider as? P { return provider }
+    if current?.provider is ExplorationTaskProvider {
+      reportIssue(
+        """
+        \(P.self).current was read in an exploration's scenario, whose provider is \
+        `exploration.provider`: an ExplorationTaskProvider, which holds no task, since the \
+        explorer starts each task as the runtime would. Use it instead.
+        """)
+      return fallback()
+    }
     reportIssue(
       """
       \(P.self).current was read outside a scope that installs one. Add the trait \
