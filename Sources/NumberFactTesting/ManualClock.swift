@@ -5,7 +5,7 @@ import LockSupport
 ///
 /// Unlike swift-clocks' `TestClock`, it never yields to the runtime in the hope that the code
 /// under test reaches its sleep meanwhile: on a busy machine such yields wait behind every
-/// other test's work, and the test's own failure bounds run out while the clock is still
+/// other test's work, and the test's own timeouts run out while the clock is still
 /// yielding. Here a sleep whose deadline has already passed returns at once. So code that
 /// fixes its deadline before it sleeps (the render loop's spinner, the fallback's back-off)
 /// wakes whichever comes first, the sleep or the advance, and a test then waits on what the

@@ -381,7 +381,7 @@ extension ControlledFunction {
 
     public var description: String {
       """
-      \(call) was not answered within \(FailureBoundScale.describe(timeout)). The test may \
+      \(call) was not answered within \(TimeoutScale.describe(timeout)). The test may \
       have stopped before answering it, or may be waiting for something its caller can do \
       only once answered.
       """
@@ -404,7 +404,7 @@ extension ControlledFunction {
     public var description: String {
       let site = location.map { "nextCall() at \($0): " } ?? ""
       return """
-        \(site)No \(name) arrived within \(FailureBoundScale.describe(timeout)) \
+        \(site)No \(name) arrived within \(TimeoutScale.describe(timeout)) \
         (\(received) received in all). The code under test may not have made it, or may be \
         waiting on a task that has not run.
         """

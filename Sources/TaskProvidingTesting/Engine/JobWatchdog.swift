@@ -2,7 +2,7 @@ import LockSupport
 import TaskProviding
 
 /// Watches the jobs a scheduler or an exploration runs, from a thread of its own, and ends
-/// the test process with a report when one does not return within a failure bound.
+/// the test process with a report when one does not return within a timeout.
 ///
 /// A job runs on the thread that drives the scope, which holds the main actor: a job that
 /// never returns (it blocks on a lock another of the scope's jobs holds, it waits for the
@@ -98,7 +98,7 @@ final class JobWatchdog: Sendable {
       return
     }
     fatalError(
-      "A job of \(scope()) did not return within \(FailureBoundScale.describe(bound)): "
+      "A job of \(scope()) did not return within \(TimeoutScale.describe(bound)): "
         + describe(stuck.job, stuck.trail) + ". The thread that drives it is stuck in that"
         + " job, holding the main actor; the test cannot end, so the test run ends here.")
   }

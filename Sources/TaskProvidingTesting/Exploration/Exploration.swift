@@ -170,7 +170,7 @@ public func explore(
 /// This is the form to use in an `async` test, where Swift picks it for `await explore(…)`.
 /// The synchronous form holds the main actor for the whole exploration, so every
 /// `@MainActor` test running beside it (a tap awaiting a controlled call, a model's update)
-/// waits that long, and may fail its own failure bound. This form holds it for a turn of a
+/// waits that long, and may reach its own timeout. This form holds it for a turn of a
 /// few milliseconds at most, or one schedule where a schedule takes longer, then lets the
 /// main-actor work queued meanwhile run. The schedules, their order and the report are the
 /// same as the synchronous form's.

@@ -50,14 +50,14 @@ struct ExploredTest<Host: ExploredTestHost>: Sendable {
     } else if let nondeterminism = report.nondeterminism {
       host.warn("The exploration met uncontrolled nondeterminism: \(nondeterminism)")
     }
-    guard await calls.waitUntilNoneRun(within: FailureBoundScale.scaled(Self.leftCallBound))
+    guard await calls.waitUntilNoneRun(within: TimeoutScale.scaled(Self.leftCallBound))
     else {
       // The body may have been lent for the test's duration only (Swift Testing's is): ending
       // the test with a call of it under way would leave that call running code that is gone.
       fatalError(
         "\(host.site.description): a schedule of the explored test '\(host.name)' left its"
           + " body waiting for something that never came, and it has not returned within"
-          + " \(FailureBoundScale.describe(Self.leftCallBound)). The test cannot end while its"
+          + " \(TimeoutScale.describe(Self.leftCallBound)). The test cannot end while its"
           + " body runs; its failure is reported above.")
     }
   }

@@ -20,7 +20,7 @@ struct Explorer {
     self.runner = ScheduleRunner(
       makeSetup: makeSetup, outsideWait: outsideWait,
       watchdog: JobWatchdog(
-        bound: jobBound ?? FailureBoundScale.scaled(JobWatchdog.bound),
+        bound: jobBound ?? TimeoutScale.scaled(JobWatchdog.bound),
         scope: { "explore(\(strategy))" + (site.map { " at \($0.description)" } ?? "") },
         describe: ScheduleRunner.describe),
       strategy: strategy.description, progress: progress)

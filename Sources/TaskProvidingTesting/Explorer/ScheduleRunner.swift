@@ -119,7 +119,7 @@ struct ScheduleRunner {
         + " (if a thread of its own or a dispatch queue resumes it, pass outsideWait:)"
     }
     return "; nothing came from outside the explorer's view (a sleep, a thread of its own,"
-      + " a dispatch queue) within \(FailureBoundScale.describe(waited))"
+      + " a dispatch queue) within \(TimeoutScale.describe(waited))"
   }
 
   /// What a stuck schedule adds when `count` of its tasks ran without the scope's executor:

@@ -384,7 +384,7 @@ final class ScheduleUnderWay<D: ScheduleDecider> {
     let reported =
       sleeps > 0 || runner.outsideWait != nil || outside.heard || unseenSleeps ? wait : nil
     let started = OutsideWait(
-      deadline: .now + FailureBoundScale.scaled(wait), reported: reported)
+      deadline: .now + TimeoutScale.scaled(wait), reported: reported)
     waiting = started
     return started
   }

@@ -1,7 +1,7 @@
 import LockSupport
 
 /// Whether a debugger is attached to this process, so that a test stopped at a breakpoint is
-/// not ended by the toolkit's failure bounds or its job watchdog.
+/// not ended by the toolkit's timeouts or its job watchdog.
 ///
 /// A person who replays a failing schedule under a debugger stops the process for as long as
 /// they read it. The bounds measure real time, so without this each would fire the moment the
@@ -33,7 +33,7 @@ enum DebuggerPresence {
     }
     guard first else { return }
     print(
-      "TaskProvidingTesting: a debugger is attached, so failure bounds and the job watchdog"
+      "TaskProvidingTesting: a debugger is attached, so timeouts and the job watchdog"
         + " wait while it is rather than end the test.")
   }
 }

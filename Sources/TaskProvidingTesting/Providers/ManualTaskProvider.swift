@@ -178,7 +178,7 @@ public final class ManualTaskProvider: TaskRecorder, @unchecked Sendable {
       ? "" : "\nStill held:\n" + heldRecords.map { "  \($0)" }.joined(separator: "\n")
     site.report(
       """
-      \(stuck) did not finish within \(FailureBoundScale.describe(timeout)). It may be \
+      \(stuck) did not finish within \(TimeoutScale.describe(timeout)). It may be \
       waiting on a task that is still held, or on something the test has not provided \
       yet.\(heldList)
       """)

@@ -28,7 +28,7 @@ public struct PendingTasksError: Error, Equatable, CustomStringConvertible {
     let site = location.map { " at \($0)" } ?? ""
     return Self.describe(
       pending,
-      headline: "\(wait)\(site) timed out after \(FailureBoundScale.describe(timeout)) with")
+      headline: "\(wait)\(site) timed out after \(TimeoutScale.describe(timeout)) with")
   }
 
   static func describe(

@@ -199,7 +199,7 @@ final class SerialRun<R: Sendable> {
       }
     }
     watchdog = JobWatchdog(
-      bound: FailureBoundScale.scaled(timeout) + .seconds(1),
+      bound: TimeoutScale.scaled(timeout) + .seconds(1),
       scope: { "withSerialScheduler at \(site.description)" })
   }
 
@@ -232,7 +232,7 @@ final class SerialRun<R: Sendable> {
   /// Until when to drive the body's jobs next, or `nil` once the run is over.
   private var deadline: ContinuousClock.Instant? {
     switch phase {
-    case .running: .now + FailureBoundScale.scaled(timeout)
+    case .running: .now + TimeoutScale.scaled(timeout)
     case .cancelled: .now + (waitsForCancelledBody ? .seconds(10) : .seconds(1))
     case .over: nil
     }

@@ -21,7 +21,7 @@ public struct SerialSchedulerTimeoutError: Error, CustomStringConvertible {
   public var description: String {
     let site = location.map { "withSerialScheduler at \($0): " } ?? ""
     return """
-      \(site)The scheduled body did not end within \(FailureBoundScale.describe(timeout)) \
+      \(site)The scheduled body did not end within \(TimeoutScale.describe(timeout)) \
       (\(jobsRun) jobs ran). It may await something that never comes. Its task was \
       cancelled.
       """

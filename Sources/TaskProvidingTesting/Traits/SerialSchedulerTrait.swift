@@ -58,11 +58,11 @@ private struct UncheckedFunction: @unchecked Sendable {
 
 extension Trait where Self == SerialSchedulerTrait {
   /// Runs each test under ``withSerialScheduler(order:timeout:fileID:filePath:line:column:_:)-76ht2``,
-  /// with a 30-second failure bound.
+  /// with a 30-second timeout.
   public static var serialScheduler: Self { serialScheduler(timeout: .seconds(30)) }
 
   /// Runs each test under ``withSerialScheduler(order:timeout:fileID:filePath:line:column:_:)-76ht2``
-  /// with the given failure bound.
+  /// with the given timeout.
   public static func serialScheduler(timeout: Duration) -> Self {
     Self(timeout: timeout)
   }

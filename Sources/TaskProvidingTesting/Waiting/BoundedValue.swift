@@ -1,7 +1,8 @@
 import TaskProviding
 
 extension Task {
-  /// The task's value, waited for at most `timeout`: `await task.value` with a failure bound.
+  /// The task's value, waited for at most `timeout`: `await task.value` with a timeout, which
+  /// only bounds a failure.
   ///
   /// Use it wherever a test awaits a task it holds (a tap spawned as `Task { await
   /// model.tap() }`), so that a regression that leaves the task waiting fails the test within
@@ -47,7 +48,7 @@ public struct TaskTimeoutError: Error, CustomStringConvertible {
   public var description: String {
     let site = location.map { "value(timeout:) at \($0): " } ?? ""
     return """
-      \(site)The awaited task did not end within \(FailureBoundScale.describe(timeout)). It may \
+      \(site)The awaited task did not end within \(TimeoutScale.describe(timeout)). It may \
       be waiting for an answer, a held task or a signal that the test has not given.
       """
   }

@@ -5,7 +5,7 @@ import TaskProviding
 enum WaitOutcome: Sendable {
   /// What the waiter waited for arrived, with what it brought (`()` when nothing).
   case value(any Sendable)
-  /// The failure bound passed first.
+  /// The timeout passed first.
   case timedOut
   /// The waiting task was cancelled first.
   case cancelled
@@ -241,9 +241,9 @@ final class Deadlines: Sendable {
     for action in due { action() }
   }
 
-  /// Every failure bound of the module is scaled here, once: see ``FailureBoundScale``.
+  /// Every timeout of the module is scaled here, once: see ``TimeoutScale``.
   private static func deadline(after duration: Duration) -> UInt64 {
     let now = DeadlineTimer.now
-    return now + UInt64(FailureBoundScale.scaled(duration).dispatchNanoseconds)
+    return now + UInt64(TimeoutScale.scaled(duration).dispatchNanoseconds)
   }
 }

@@ -106,7 +106,7 @@ import Testing
     #expect(
       error.description.hasPrefix(
         "nextCall() at TaskProvidingTests/ControlledFunctionTests.swift:\(line): "
-          + "No lookup arrived within \(FailureBoundScale.describe(.milliseconds(20))) "
+          + "No lookup arrived within \(TimeoutScale.describe(.milliseconds(20))) "
           + "(0 received"
       ))
     async let result = function.function(3)

@@ -4,7 +4,7 @@ import LockSupport
 /// processors, at least one. A child is the whole test binary started again, and Swift
 /// Testing starts every test at once, so without a bound each exploration of a suite would
 /// start its child in the same moment, and the tests beside them (their models, their
-/// failure bounds) would wait for processors the children took. A child's wait for a turn
+/// timeouts) would wait for processors the children took. A child's wait for a turn
 /// holds no processor: the `async` forms of `explore` wait on a thread of the toolkit's own,
 /// and the synchronous forms already hold the main actor throughout.
 enum ChildTurns {

@@ -1,4 +1,4 @@
-/// The factor by which the toolkit multiplies every failure bound, for a run that is slow as a
+/// The factor by which the toolkit multiplies every timeout, for a run that is slow as a
 /// whole: a suite under ThreadSanitizer, a loaded build machine.
 ///
 /// Set `TASK_PROVIDING_TIMEOUT_SCALE` in the test process's environment to a number of at
@@ -10,7 +10,7 @@
 /// Only a failing test ever reaches a bound, so a larger factor slows no passing test: it
 /// delays a failure's report. A message then names both figures ("within 0.5 seconds × 6").
 /// Without the variable, or with a value that is not a number of at least 1, the factor is 1.
-public enum FailureBoundScale {
+public enum TimeoutScale {
   /// The environment variable read for the factor.
   public static let environmentVariable = "TASK_PROVIDING_TIMEOUT_SCALE"
 
