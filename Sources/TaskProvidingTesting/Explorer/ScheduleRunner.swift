@@ -133,8 +133,12 @@ struct ScheduleRunner {
       + " as its sleeps"
   }
 
-  static func after(_ steps: Int) -> String {
-    steps == 0 ? " before the first choice" : " after step \(steps)"
+  /// Where a schedule stopped, in the units its steps are told in: jobs run and choices
+  /// taken, a story's lines being either.
+  static func after(choices: Int, jobs: Int) -> String {
+    guard choices + jobs > 0 else { return " before anything ran" }
+    return " after \(jobs) \(jobs == 1 ? "job" : "jobs") and \(choices)"
+      + " \(choices == 1 ? "choice" : "choices")"
   }
 
   static func replayEnded(at decision: Int) -> ScheduleFailure {

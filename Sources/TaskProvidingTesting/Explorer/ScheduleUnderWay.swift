@@ -217,10 +217,14 @@ final class ScheduleUnderWay<D: ScheduleDecider> {
         narrator?.didRun()
         jobs += 1
         guard jobs < ScheduleRunner.maximumJobs else {
+          let job = runnable[pick]
+          let looping =
+            job.task.flatMap { setup.taskLabel($0.address) } ?? JobWatchdog.describe(job)
           run.failure = ScheduleFailure(
             kind: .tooManyJobs,
-            reason:
-              "the schedule ran \(jobs) jobs without settling; a task may loop forever")
+            reason: "the schedule ran \(jobs) jobs without settling: \(looping) was still"
+              + " running, as a task does that loops (on `Task.yield()`, or polling);"
+              + " a task that waits for something that never comes is reported as stuck")
           return true
         }
         continue
@@ -284,7 +288,7 @@ final class ScheduleUnderWay<D: ScheduleDecider> {
       return .end(
         ScheduleFailure(
           kind: .invariant(broken),
-          reason: "\"\(broken)\" did not hold" + ScheduleRunner.after(steps)))
+          reason: "\"\(broken)\" did not hold" + ScheduleRunner.after(choices: steps, jobs: jobs)))
     }
     guard choices.isEmpty else { return .goOn }
     // Once the scenario is over, a sleep still under way ends no schedule's work: it goes on
@@ -321,14 +325,14 @@ final class ScheduleUnderWay<D: ScheduleDecider> {
         ScheduleFailure(
           kind: .stuck,
           reason: "nothing can run and the scenario has not returned"
-            + ScheduleRunner.after(steps) + ScheduleRunner.stuckCause(waited)
+            + ScheduleRunner.after(choices: steps, jobs: jobs) + ScheduleRunner.stuckCause(waited)
             + ScheduleRunner.unseenSleepCause(scope.unpreferredTaskNames.count)))
     }
     guard pending.isEmpty else {
       return .end(
         ScheduleFailure(
           kind: .pendingTasks,
-          reason: "nothing can run" + ScheduleRunner.after(steps)
+          reason: "nothing can run" + ScheduleRunner.after(choices: steps, jobs: jobs)
             + ", yet tasks are still pending: " + pending.joined(separator: "; ")
             + " (they may await a call of a function made without `answers:`)"
             + ScheduleRunner.stuckCause(waited)

@@ -35,6 +35,8 @@ struct StuckScheduleTests {
       $0.description.contains("nothing can run")
     }
     let failure = report?.failure
+    // Where it stopped, in the units its story tells: jobs and choices.
+    #expect(failure?.reason.contains(" and 0 choices") == true, "\(failure?.reason ?? "")")
     guard LinuxFacilities.seeTaskCreation else {
       // The plain tasks ran without the explorer's executor, where a sleep keeps real time
       // unseen: the schedule waited for one, and the report says so.
