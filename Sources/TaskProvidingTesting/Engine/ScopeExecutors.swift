@@ -34,8 +34,18 @@ final class ScopeMainExecutor: SerialExecutor {
   /// while the scope's driver has given the main actor back.
   func checkIsolated() {
     guard JobRouter.shared.isMainActorThread() || runsOnMainQueue() else {
+      // The runtime ends the process when this returns, so the message must say it all.
+      let place =
+        withUnsafeCurrentTask { $0 != nil }
+        ? "in a task on the pool"
+        : "on a thread with no task (a dispatch queue's, a callback's, a thread of its own)"
       fatalError(
-        "Main-actor code ran off the thread that drives withSerialScheduler or explore.")
+        "Main-actor code ran \(place), off the main actor, while withSerialScheduler or"
+          + " explore held it. Most often it is a closure formed in @MainActor code (a"
+          + " @MainActor test, a view model) and called by a library on its own thread: a"
+          + " callback, a completion handler, a delegate. Mark the closure @Sendable and hop"
+          + " with `Task { @MainActor in … }`, or have the library call back on the main"
+          + " actor. The backtrace, where the runtime prints one, names the closure.")
     }
   }
 }
