@@ -114,7 +114,7 @@ public final class ManualTaskProvider: TaskRecorder, @unchecked Sendable {
   }
 
   /// The provider the enclosing ``Testing/Trait/manualTaskProvider`` trait or
-  /// ``withManualTaskProvider(timeout:fileID:filePath:line:column:isolation:_:)`` installed
+  /// ``withManualTaskProvider(base:timeout:fileID:filePath:line:column:isolation:_:)`` installed
   /// for this test.
   ///
   /// Read outside such a scope, it reports an issue and returns a new provider.
@@ -202,12 +202,15 @@ public final class ManualTaskProvider: TaskRecorder, @unchecked Sendable {
 ///
 /// The source-location parameters default to the caller's: see `TaskSourceLocation`.
 ///
+/// - `base`: What runs each task once it is released; `Task`, as ``LiveTaskProvider``, unless
+///   given.
 /// - `timeout`: How long running tasks may take to finish before they count as leaked.
 /// - `body`: The test, given the provider.
 /// - `isolation`: The caller's isolation, kept across the wait.
 /// - Returns: What `body` returns.
 @discardableResult
 public func withManualTaskProvider<R>(
+  base: some TaskProvider = LiveTaskProvider(),
   timeout: Duration = .seconds(5),
   fileID: StaticString = #fileID,
   filePath: StaticString = #filePath,
@@ -216,7 +219,7 @@ public func withManualTaskProvider<R>(
   isolation: isolated (any Actor)? = #isolation,
   _ body: (ManualTaskProvider) async throws -> R
 ) async rethrows -> R {
-  let provider = ManualTaskProvider()
+  let provider = ManualTaskProvider(base: base)
   return try await ProviderScope.run(
     provider, ledger: provider.ledger, timeout: timeout,
     at: CallSite(fileID: fileID, filePath: filePath, line: line, column: column),

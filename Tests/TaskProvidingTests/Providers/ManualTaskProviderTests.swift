@@ -191,3 +191,20 @@ import Testing
     #expect(provider.pendingCount == 0)
   }
 }
+
+extension ManualTaskProviderTests {
+  /// The scoped form takes a base as the recording one does: each task is spawned through
+  /// it, and still waits for the test to release it.
+  @Test func theScopedFormSpawnsThroughItsBase() async {
+    let base = RecordingTaskProvider()
+    var ran = false
+    await withManualTaskProvider(base: base) { provider in
+      provider.task(name: "held") { ran = true }
+      #expect(base.records.map(\.name) == ["held"])
+      #expect(!ran)
+      await provider.runNext()
+      #expect(ran)
+    }
+    #expect(base.records.map(\.status) == [.finished])
+  }
+}
