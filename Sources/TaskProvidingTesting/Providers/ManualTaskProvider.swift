@@ -202,7 +202,7 @@ public final class ManualTaskProvider: TaskRecorder, @unchecked Sendable {
 ///
 /// The source-location parameters default to the caller's: see `TaskSourceLocation`.
 ///
-/// - `base`: What runs each task once it is released; `Task`, as ``LiveTaskProvider``, unless
+/// - `base`: What runs each task once it is released; `Task`, as `LiveTaskProvider`, unless
 ///   given.
 /// - `timeout`: How long running tasks may take to finish before they count as leaked.
 /// - `body`: The test, given the provider.
