@@ -26,7 +26,7 @@ extension PeerCodeTests {
     _ = await Self.exploreEveryWay(costly: true) { exploration in
       let clock = ImmediateClock()
       let sleepers = [1, 2].map { seconds in
-        Task { try await clock.sleep(for: .seconds(seconds)) }
+        Task { try await clock.sleep(for: .seconds(seconds)) }  // virtual time
       }
       var ended = 0
       for sleeper in sleepers where (try? await sleeper.value) != nil { ended += 1 }

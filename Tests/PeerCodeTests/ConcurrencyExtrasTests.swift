@@ -14,7 +14,7 @@ extension PeerCodeTests {
       let tasks = (1...2).map { _ in
         Task {
           count.withValue { $0 += 1 }
-          await Task.yield()
+          await Task.yield()  // virtual time
           count.withValue { $0 += 1 }
         }
       }

@@ -111,7 +111,7 @@ extension PeerCodeTests {
       let tasks = (1...2).map { _ in
         Task {
           box.withLockedValue { $0 += 1 }
-          await Task.yield()
+          await Task.yield()  // virtual time
           box.withLockedValue { $0 += 1 }
         }
       }

@@ -13,7 +13,7 @@ extension PeerFailure {
     let clock = TestClock()
     let ticks = Ended()
     let timer = Task {
-      try await clock.sleep(for: .seconds(1))
+      try await clock.sleep(for: .seconds(1))  // virtual time
       ticks.mark("tick")
     }
     await clock.advance(by: .seconds(1))

@@ -25,7 +25,7 @@ import Testing
       // Every other run spawns a task more: the decisions a run meets after the same choices
       // change with something outside the scope.
       let spawned = runs.count.isMultiple(of: 2) ? 3 : 2
-      let tasks = (0..<spawned).map { _ in Task { await Task.yield() } }
+      let tasks = (0..<spawned).map { _ in Task { await Task.yield() } }  // virtual time
       for task in tasks { await task.value }
     }
     #expect(report.failure == nil)
@@ -41,7 +41,7 @@ import Testing
       report = await explore(.exhaustive()) { exploration in
         runs.count += 1
         let isFirst = runs.count == 1
-        let task = Task { await Task.yield() }
+        let task = Task { await Task.yield() }  // virtual time
         await task.value
         exploration.atEnd("a later run") { !isFirst }
       }
@@ -73,7 +73,7 @@ import Testing
     var report: ExplorationReport?
     await withKnownIssue {
       report = await explore(.exhaustive(), replay: "x2:0.7") { _ in
-        let tasks = (0..<2).map { _ in Task { await Task.yield() } }
+        let tasks = (0..<2).map { _ in Task { await Task.yield() } }  // virtual time
         for task in tasks { await task.value }
       }
     } matching: {

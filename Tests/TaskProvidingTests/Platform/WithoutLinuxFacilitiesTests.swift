@@ -73,7 +73,7 @@ import Testing
       let spinner = Task.detached {
         var spins = 0
         while !flag.isSet {
-          await Task.yield()
+          await Task.yield()  // virtual time
           spins += 1
         }
         return spins

@@ -16,9 +16,9 @@ import Testing
   nonisolated static func increment(
     _ count: Count, after yields: Int, yieldingBetween between: Bool
   ) async {
-    for _ in 0..<yields { await Task.yield() }
+    for _ in 0..<yields { await Task.yield() }  // virtual time
     let read = count.value.withLock { $0 }
-    if between { await Task.yield() }
+    if between { await Task.yield() }  // virtual time
     count.value.withLock { $0 = read + 1 }
   }
 
