@@ -16,6 +16,13 @@ enum MainActorTurn {
   /// When the toolkit last gave the main actor back (or first took it).
   private static var since = ContinuousClock.now
 
+  /// When the toolkit's turn on the main actor ends, for work that checks between its own
+  /// steps (a long schedule between its jobs); `nil` inside another scope's job, where it
+  /// is never given back.
+  static var end: ContinuousClock.Instant? {
+    JobRouter.shared.ownsCurrentContext() ? nil : since + length
+  }
+
   /// Gives the main actor back if a turn has passed since it last did.
   ///
   /// Never inside another scope's job (an exploration or a scheduler nested in a scheduler's

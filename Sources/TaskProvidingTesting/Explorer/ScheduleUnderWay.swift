@@ -24,11 +24,19 @@ final class ScheduleUnderWay<D: ScheduleDecider> {
   private var keys = JobKeys()
   private var jobs = 0
   private var steps = 0
+  /// Read once: a task-local, which every job would otherwise look up.
+  private let maximumJobs = ScheduleRunner.maximumJobs
   /// Where the schedule waits for a job from outside its scope, if it does.
   private var waiting: OutsideWait?
   /// Whether its driver let go of the scope to wait without holding the main actor: it may
   /// be advanced again on another thread.
   private var isPaused = false
+  /// When the caller's turn on the main actor ends, where the caller does not block: a
+  /// schedule that runs many jobs (one that loops) then returns between two of them, so that
+  /// the caller gives the main actor back, as it does between schedules.
+  private var turnEnds: ContinuousClock.Instant?
+  /// How many jobs run between two looks at the clock for the end of the turn.
+  private static var jobsBetweenLooks: Int { 1_024 }
 
   /// A wait for a job from outside the scope: until when, and what that wait stands for.
   private struct OutsideWait {
@@ -85,6 +93,7 @@ final class ScheduleUnderWay<D: ScheduleDecider> {
     }
     runner.progress?.narrating(narrator)
     defer { runner.progress?.narrating(nil) }
+    turnEnds = blocks ? nil : MainActorTurn.end
     return MainActorStep.run { advance(in: scope, waiting: blocks) }
   }
 
@@ -216,16 +225,31 @@ final class ScheduleUnderWay<D: ScheduleDecider> {
         if decider.countsSteps { keys.lastRan = keys.footprint(of: runnable[pick]).counted }
         narrator?.didRun()
         jobs += 1
-        guard jobs < ScheduleRunner.maximumJobs else {
-          let job = runnable[pick]
+        guard jobs < maximumJobs else {
+          let ready = scope.runnable
+          // A task rather than an actor's turn: the turn runs some task, which loops.
+          let job = ready.first { $0.task != nil } ?? runnable[pick]
           let looping =
-            job.task.flatMap { setup.taskLabel($0.address) } ?? JobWatchdog.describe(job)
+            job.task.flatMap {
+              setup.taskLabel($0.address)
+                ?? TaskCreation.name(ofTask: $0.address).map {
+                  "task '\($0)'"
+                }
+            } ?? JobWatchdog.describe(job)
+          // The job that just ran is the loop's too, though its next may be an actor's turn.
+          narrator?.stopped(
+            looping: true, ready: ready.compactMap(\.task) + [runnable[pick].task].compactMap { $0 }
+          )
           run.failure = ScheduleFailure(
             kind: .tooManyJobs,
             reason: "the schedule ran \(jobs) jobs without settling: \(looping) was still"
               + " running, as a task does that loops (on `Task.yield()`, or polling);"
-              + " a task that waits for something that never comes is reported as stuck")
+              + " a task that waits for something that never comes is reported as stuck"
+              + (narrator == nil ? "" : ". The story's last step says where each task was"))
           return true
+        }
+        if let turnEnds, jobs % Self.jobsBetweenLooks == 0, ContinuousClock.now >= turnEnds {
+          return false
         }
         continue
       }
@@ -288,7 +312,8 @@ final class ScheduleUnderWay<D: ScheduleDecider> {
       return .end(
         ScheduleFailure(
           kind: .invariant(broken),
-          reason: "\"\(broken)\" did not hold" + ScheduleRunner.after(choices: steps, jobs: jobs)))
+          reason: "\"\(broken)\" did not hold"
+            + (narrator == nil ? ScheduleRunner.after(choices: steps, jobs: jobs) : "")))
     }
     guard choices.isEmpty else { return .goOn }
     // Once the scenario is over, a sleep still under way ends no schedule's work: it goes on
@@ -320,20 +345,24 @@ final class ScheduleUnderWay<D: ScheduleDecider> {
       waiting = nil
       waited = wait.reported
     }
+    if !finished { narrator?.stopped(looping: false, ready: []) }
+    // A narrated schedule's story ends where it stopped, and tells its steps; the count is
+    // said only where no story is told.
+    let stoppedAt = narrator == nil ? ScheduleRunner.after(choices: steps, jobs: jobs) : ""
     guard setup.hasReturned() else {
       return .end(
         ScheduleFailure(
           kind: .stuck,
-          reason: "nothing can run and the scenario has not returned"
-            + ScheduleRunner.after(choices: steps, jobs: jobs) + ScheduleRunner.stuckCause(waited)
+          reason: "nothing can run and the scenario has not returned" + stoppedAt
+            + ScheduleRunner.stuckCause(waited)
             + ScheduleRunner.unseenSleepCause(scope.unpreferredTaskNames.count)))
     }
     guard pending.isEmpty else {
       return .end(
         ScheduleFailure(
           kind: .pendingTasks,
-          reason: "nothing can run" + ScheduleRunner.after(choices: steps, jobs: jobs)
-            + ", yet tasks are still pending: " + pending.joined(separator: "; ")
+          reason: "nothing can run" + stoppedAt + ", yet tasks are still pending: "
+            + pending.joined(separator: "; ")
             + " (they may await a call of a function made without `answers:`)"
             + ScheduleRunner.stuckCause(waited)
             + ScheduleRunner.unseenSleepCause(scope.unpreferredTaskNames.count)))

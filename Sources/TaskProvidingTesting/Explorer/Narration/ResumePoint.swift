@@ -21,4 +21,15 @@ enum ResumePoint {
     }
     return addresses.filter { $0 != 0 }.map { CodeFrame(address: $0, isReturnAddress: false) }
   }
+
+  /// Whether the task has ended: `IsComplete` among the flags of its status, the first word of
+  /// its private storage's `ActiveTaskStatus`, as `RemoteInspection/RuntimeInternals.h`
+  /// mirrors the layout for tools that inspect a process's tasks (after the job header,
+  /// `ResumeContext`, `Reserved64` and the two words of `ExclusivityAccessSet`). Read only
+  /// from a task kept alive; `false` where the layout is not the one it knows.
+  static func hasEnded(task address: UInt) -> Bool {
+    guard MemoryLayout<UInt>.size == 8, address != 0, address % 16 == 0 else { return false }
+    let flags = UnsafeRawPointer(bitPattern: address)!.load(fromByteOffset: 96, as: UInt32.self)
+    return flags & 0x2000 != 0
+  }
 }

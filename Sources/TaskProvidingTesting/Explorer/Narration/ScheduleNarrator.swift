@@ -60,9 +60,23 @@ final class ScheduleNarrator: Sendable {
     /// The runtime's tasks that end sleeps: their jobs are narrated by the choice that ended
     /// the sleep.
     var sleepEnds: Set<TaskIdentity> = []
+    /// Set where the schedule stopped unfinished: each task that had not ended, in the order
+    /// first seen, where it was to resume, and whether it was ready to run again.
+    var unfinished: [(task: TaskIdentity, frames: [CodeFrame]?, isReady: Bool)]?
+    /// Steps past ``ScheduleNarrator/mostToldSteps``, counted and not kept.
+    var untold = 0
+    /// Whether it stopped because it would not settle, rather than because nothing could run.
+    var stoppedLooping = false
   }
 
+  /// The most steps a story keeps: a schedule that loops runs up to the explorer's limit of
+  /// jobs, whose every step no one reads, and keeping each would cost memory and time.
+  /// The explorer's own tests lower it, with ``ScheduleRunner/maximumJobs``.
+  @TaskLocal static var mostToldSteps = 10_000
+
   private let state = Locked(State())
+  /// Read once: a task-local, which every step would otherwise look up.
+  private let mostTold = ScheduleNarrator.mostToldSteps
   private let taskLabel: @MainActor (UInt) -> String?
 
   init(taskLabel: @escaping @MainActor (UInt) -> String?) {
@@ -118,12 +132,28 @@ final class ScheduleNarrator: Sendable {
 
   /// A choice taken; `aheadOf` what the default order would have taken instead.
   func choice(_ label: String, aheadOf first: Default?) {
-    state.withLock { $0.steps.append(.choice(label, aheadOf: first)) }
+    state.withLock { state in
+      guard state.steps.count < mostTold else {
+        state.untold += 1
+        return
+      }
+      state.steps.append(.choice(label, aheadOf: first))
+    }
   }
 
   /// A job about to run; `decided` when other jobs were ready too, `oldest` first among them.
   @MainActor
   func job(_ job: ReadyJob, oldest: ReadyJob, decided: Bool) {
+    let isTold = state.withLock { state in
+      guard state.steps.count < mostTold else {
+        state.untold += 1
+        // Not told, so ``didRun()`` has no step to complete.
+        state.running = nil
+        return false
+      }
+      return true
+    }
+    guard isTold else { return }
     let resume = job.task.map { ResumePoint.frames(ofTask: $0.address) }
     // Asked now: the setup knows a task only while it is pending.
     let label = job.task.flatMap { task in
@@ -185,6 +215,22 @@ final class ScheduleNarrator: Sendable {
     }
   }
 
+  /// The schedule stops here with work unfinished: nothing can run, or, if `looping`, it would
+  /// not settle. Its story ends by telling where each task that has not ended waits, and which
+  /// of them, among `ready`, were ready to run again. Read now, while every task is kept alive.
+  func stopped(looping: Bool, ready: [TaskIdentity]) {
+    state.withLock { state in
+      state.stoppedLooping = looping
+      state.unfinished = state.numbers.sorted { $0.value < $1.value }.compactMap { task, _ in
+        guard state.retained.contains(task), !state.sleepEnds.contains(task),
+          !ResumePoint.hasEnded(task: task.address)
+        else { return nil }
+        // Read again: steps past the most told updated no task's place.
+        return (task, ResumePoint.frames(ofTask: task.address), ready.contains(task))
+      }
+    }
+  }
+
   /// Gives back the retains taken while narrating; call once the scope has closed.
   func release() {
     let retained = state.withLock { state in
@@ -232,6 +278,7 @@ final class ScheduleNarrator: Sendable {
         everyFrame += job.parked.values.joined()
         everyFrame += job.after.values.joined()
       }
+      everyFrame += (state.unfinished ?? []).compactMap(\.frames).joined()
       Symbolicator.shared.prepare(everyFrame)
       var writer = NarrationWriter(state: state)
       for step in state.steps {
@@ -240,7 +287,14 @@ final class ScheduleNarrator: Sendable {
         case .job(let job): writer.narrate(job)
         }
       }
-      return writer.text(folded: folded)
+      var text = writer.text(folded: folded)
+      if state.untold > 0 {
+        text.append("… \(state.untold) more steps, not told")
+      }
+      if let unfinished = state.unfinished {
+        text.append(writer.stop(unfinished, looping: state.stoppedLooping))
+      }
+      return text
     }
   }
 
@@ -448,6 +502,23 @@ final class ScheduleNarrator: Sendable {
       stretch = nil
     }
 
+    /// The story's last step, where the schedule stopped unfinished: where each task that had
+    /// not ended waits, so a hang reads as who waits for what; a task ready to run again is one
+    /// that loops rather than waits.
+    mutating func stop(
+      _ unfinished: [(task: TaskIdentity, frames: [CodeFrame]?, isReady: Bool)], looping: Bool
+    ) -> String {
+      let told = unfinished.map { task, frames, isReady in
+        let place = place(frames) ?? ""
+        return isReady
+          ? "\(name(task)) is ready to run again" + place + " (it loops)"
+          : "\(name(task)) waits" + place
+      }
+      let lead =
+        looping ? "then the schedule stops, as it would not settle" : "then nothing can run"
+      return resolve(told.isEmpty ? lead : lead + ": " + told.joined(separator: "; "))
+    }
+
     /// The lines; where some matter, each run of three or more that only go on in the default
     /// order is one line, and so is each run of three or more steps ahead of one task that
     /// waits all along (a task held back through a loop of yields).
@@ -456,7 +527,7 @@ final class ScheduleNarrator: Sendable {
       guard folded else { return lines.map { resolve($0.text) } }
       lines = Self.foldingHolds(lines)
       guard lines.contains(where: { $0.weight == .matters }) else {
-        return lines.map { resolve($0.text) }
+        return Self.foldingRepeats(lines.map(\.text)).map(resolve)
       }
       var narrated: [String] = []
       var quiet: [String] = []
@@ -499,7 +570,43 @@ final class ScheduleNarrator: Sendable {
         }
       }
       settle()
-      return narrated.map(resolve)
+      return Self.foldingRepeats(narrated).map(resolve)
+    }
+
+    /// The longest run of lines that a story folds when it repeats.
+    static let longestRepeat = 12
+
+    /// `lines` with each block of up to ``longestRepeat`` lines that comes three times or more
+    /// in a row told once, then how often it came again: a loop reads as one turn of it.
+    static func foldingRepeats(_ lines: [String]) -> [String] {
+      var folded: [String] = []
+      var index = 0
+      while index < lines.count {
+        var best: (length: Int, times: Int)?
+        for length in 1...longestRepeat where index + 3 * length <= lines.count {
+          var times = 1
+          while index + (times + 1) * length <= lines.count,
+            lines[(index + times * length)..<(index + (times + 1) * length)]
+              == lines[index..<(index + length)]
+          {
+            times += 1
+          }
+          if times >= 3, times * length > (best.map { $0.times * $0.length } ?? 0) {
+            best = (length, times)
+          }
+        }
+        guard let best else {
+          folded.append(lines[index])
+          index += 1
+          continue
+        }
+        folded += lines[index..<(index + best.length)]
+        let block =
+          best.length == 1 ? "the step above repeats" : "the \(best.length) steps above repeat"
+        folded.append("… \(block) \(best.times - 1) more times")
+        index += best.times * best.length
+      }
+      return folded
     }
 
     /// The most lines in the default order, tasks starting among them, narrated one by one.
