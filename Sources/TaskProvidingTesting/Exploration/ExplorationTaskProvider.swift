@@ -10,9 +10,9 @@ import TaskProviding
 /// the explorer's choices are the steps.
 ///
 /// Pass it wherever an `any TaskProvider` is wanted. With swift-dependencies it is also
-/// `@Dependency(\.taskProvider)` in the scenario. Its ``TaskRecorder/records`` are the
+/// `@Dependency(\.taskProvider)` in the scenario. Its ``TestTaskProvider/records`` are the
 /// schedule's tasks, in spawn order.
-public final class ExplorationTaskProvider: TaskRecorder, @unchecked Sendable {
+public final class ExplorationTaskProvider: TestTaskProvider, @unchecked Sendable {
   init() {
     super.init(base: LiveTaskProvider(), holdsTasks: false)
   }

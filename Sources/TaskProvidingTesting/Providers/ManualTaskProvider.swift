@@ -26,7 +26,7 @@ import TaskProviding
 ///
 /// Every wait keeps the caller's isolation and starts no task: `runNext()` called on the
 /// main actor for a task that runs on the main actor returns without a thread switch.
-public final class ManualTaskProvider: TaskRecorder, @unchecked Sendable {
+public final class ManualTaskProvider: TestTaskProvider, @unchecked Sendable {
   /// Creates a provider whose tasks run, once released, as `Task` would run them.
   public convenience init() {
     self.init(base: LiveTaskProvider())

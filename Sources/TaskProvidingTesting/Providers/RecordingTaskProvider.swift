@@ -13,7 +13,7 @@ import TaskProviding
 ///
 /// A closure passed to `task` keeps the caller's isolation, so tasks spawned from the main
 /// actor still start in spawn order. Waiting suspends on a continuation: no polling.
-public final class RecordingTaskProvider: TaskRecorder, @unchecked Sendable {
+public final class RecordingTaskProvider: TestTaskProvider, @unchecked Sendable {
   private let creation: CallSite
 
   /// Creates a provider that records tasks and runs them as `Task` would.

@@ -1,14 +1,16 @@
 import TaskProviding
 
-/// What ``RecordingTaskProvider`` and ``ManualTaskProvider`` share: a record of every task
-/// spawned through them, waits on those tasks, and cancellation.
+/// A task provider for tests: what ``RecordingTaskProvider``, ``ManualTaskProvider`` and
+/// ``ExplorationTaskProvider`` share. It keeps a ``TaskRecord`` of every task spawned through
+/// it, waits on those tasks, and cancels them.
 ///
-/// You do not create one: create either provider, which is a `TaskRecorder`. Every wait
+/// You do not create one: create one of those providers, each of which is a
+/// `TestTaskProvider`; take this type where a helper of yours works with any of them. Every wait
 /// keeps the caller's isolation, starts no task and polls nothing; its `timeout` bounds a
 /// failure only. A wait that gives up throws an error naming what it waited for and where it
 /// was called, and reports nothing: see <doc:ReportingFailures>. The source-location
 /// parameters default to the caller's: see `TaskSourceLocation`.
-public class TaskRecorder: TaskProvider, @unchecked Sendable {
+public class TestTaskProvider: TaskProvider, @unchecked Sendable {
   // Unchecked only because the class is not final; every stored property is a `let` of a
   // `Sendable` type, and it cannot be subclassed outside this module.
   private let base: any TaskProvider
