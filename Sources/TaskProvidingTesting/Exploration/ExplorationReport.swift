@@ -10,6 +10,7 @@ public struct ExplorationReport: Sendable, CustomStringConvertible {
   /// For an exhaustive exploration: whether some schedule was left out only because it
   /// departs from the default order more often than the bound reached. `false` with
   /// ``isComplete`` means every schedule there is was run (``coversEverySchedule``).
+  /// Secondary to ``isComplete`` and ``coversEverySchedule``, as ``bound`` is.
   public let boundLeftSchedulesOut: Bool
   /// For an exhaustive exploration: the bound on departures from the default order whose
   /// schedules were all run; `nil` when not even the schedule with none was.

@@ -42,8 +42,9 @@ public final class ManualTaskProvider: TestTaskProvider, @unchecked Sendable {
 
   /// Releases the oldest held task without waiting for it.
   ///
-  /// Use it when the test must act while the task runs, for example to answer the request
-  /// the task is waiting on.
+  /// Secondary to ``runNext(timeout:fileID:filePath:line:column:isolation:)``: use it when
+  /// the test must act while the task runs, for example to answer the request the task is
+  /// waiting on.
   /// - Returns: The released task's record, or `nil` (and an issue at the caller's line)
   ///   when nothing is held.
   @discardableResult
@@ -63,8 +64,8 @@ public final class ManualTaskProvider: TestTaskProvider, @unchecked Sendable {
 
   /// Returns once no released task is still running; held tasks stay held.
   ///
-  /// Use it after ``startNext(fileID:filePath:line:column:)``, once the test has given the
-  /// task what it was waiting for.
+  /// Secondary, as ``startNext(fileID:filePath:line:column:)`` is: use it after that, once the
+  /// test has given the task what it was waiting for.
   /// - `timeout`: Bounds a failure only; success returns as soon as they finish.
   /// - `isolation`: The caller's isolation, kept across the wait.
   /// - Throws: ``PendingTasksError`` naming the tasks still running at the timeout and this

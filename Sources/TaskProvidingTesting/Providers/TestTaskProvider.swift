@@ -36,6 +36,9 @@ public class TestTaskProvider: TaskProvider, @unchecked Sendable {
 
   /// Returns once the recorded task `record` has finished. It does not release a held task.
   ///
+  /// Secondary to `waitForAll` and `runNext`: for a test that must not wait for the other
+  /// tasks.
+  ///
   /// - `record`: The task's record, from `records`.
   /// - `timeout`: Bounds a failure only.
   /// - `isolation`: The caller's isolation, kept across the wait.
