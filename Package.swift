@@ -280,11 +280,19 @@ let package = Package(
       dependencies: ["LockSupport", "TaskProviding", "TaskProvidingTesting"],
       path: "Tests/ConcurrencyBugCatalog"
     ),
+    // The app module of the docs' samples, as an adopter's app target: its model's members are
+    // internal, and the samples' tests reach them with `@testable import MyApp`.
+    .target(
+      name: "MyApp",
+      dependencies: ["TaskProviding", app("Dependencies", "swift-dependencies")],
+      path: "Tests/MyApp"
+    ),
     .testTarget(
       name: "TaskProvidingTests",
       dependencies: [
         "ConcurrencyBugCatalog",
         "LockSupport",
+        "MyApp",
         "SuiteSupport",
         "TaskProviding",
         "TaskProvidingTesting",

@@ -11,6 +11,8 @@ import TaskProviding
 import TaskProvidingTesting
 import Testing
 
+@testable import MyApp
+
 // sample: migration-before
 @MainActor
 final class ProfileLoaderBefore {

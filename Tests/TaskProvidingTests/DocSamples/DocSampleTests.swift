@@ -115,10 +115,12 @@ import Testing
   /// A sample file whose header says "The sample "NAME" of A.md and B.md" is quoted by
   /// exactly those documents, so the header sends a reader to the right page.
   @Test func eachSampleFileNamesTheDocumentsThatQuoteIt() throws {
-    let folder = "Tests/TaskProvidingTests/DocSamples/Samples"
-    let files = try FileManager.default.contentsOfDirectory(
-      atPath: Self.root.appending(path: folder).path
-    ).filter { $0.hasSuffix(".swift") }
+    // The tests' samples, and the app target's code they test.
+    let files = try ["Tests/TaskProvidingTests/DocSamples/Samples", "Tests/MyApp"].flatMap {
+      folder in
+      try FileManager.default.contentsOfDirectory(atPath: Self.root.appending(path: folder).path)
+        .filter { $0.hasSuffix(".swift") }.map { "\(folder)/\($0)" }
+    }
     var marked: [String: Set<String>] = [:]
     for document in Self.documents {
       for block in try Self.blocks(in: document) {
@@ -129,7 +131,7 @@ import Testing
     }
     var checked = 0
     for file in files {
-      let header = try Self.read("\(folder)/\(file)").split(separator: "\n").prefix {
+      let header = try Self.read(file).split(separator: "\n").prefix {
         $0.hasPrefix("//")
       }
       .map { $0.dropFirst(2).trimmingCharacters(in: .whitespaces) }.joined(separator: " ")

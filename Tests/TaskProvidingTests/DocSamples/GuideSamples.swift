@@ -8,6 +8,8 @@ import TaskProviding
 import TaskProvidingTesting
 import Testing
 
+@testable import MyApp
+
 // sample: naive-doer
 final class NaiveDoer: Sendable {
   let done = LockIsolated(false)

@@ -4,6 +4,8 @@
 import TaskProvidingTesting
 import Testing
 
+@testable import MyApp
+
 @MainActor @Suite(.recordingTaskProvider) struct StuckUploadTests {
   @Test func aStuckUploadIsNamed() async throws {
     let upload = ControlledFunction<String, Void>("upload")

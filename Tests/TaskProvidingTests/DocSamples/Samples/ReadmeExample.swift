@@ -5,6 +5,8 @@ import Dependencies
 import TaskProvidingTesting
 import Testing
 
+@testable import MyApp
+
 @MainActor @Suite struct UploaderScopedTests {
   @Test func uploadFinishes() async throws {
     let provider = RecordingTaskProvider()

@@ -4,6 +4,8 @@
 import TaskProvidingTesting
 import Testing
 
+@testable import MyApp
+
 @MainActor @Suite(.recordingTaskProvider)
 struct UploaderTests {
   @Test func uploadsEveryFile() async throws {

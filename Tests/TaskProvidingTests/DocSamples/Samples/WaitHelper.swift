@@ -4,6 +4,8 @@
 import TaskProvidingTesting
 import Testing
 
+@testable import MyApp
+
 @MainActor
 func expectUploaded(
   _ file: String, by uploader: Uploader,

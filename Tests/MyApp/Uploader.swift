@@ -1,4 +1,5 @@
-// The sample "uploader" of README.md and testing-async.md and ReportingFailures.md, whole, as a reader copies it.
+// The sample "uploader" of README.md and testing-async.md and ReportingFailures.md, whole, as a reader copies it:
+// the app target's code, whose tests reach its internal members with `@testable import MyApp`.
 
 // sample: uploader
 import Dependencies
