@@ -34,6 +34,9 @@ final class JobWatchdog: Sendable {
   }
 
   private let state = Locked(State())
+  /// Who hears of a job that never returned before the process ends: a child exploring for
+  /// the test process tells it so.
+  private static let beforeEnding = Locked<(@Sendable (String) -> Void)?>(nil)
   private let bound: Duration
   /// What the report says of the whole run: "an exploration (…)", "withSerialScheduler at …";
   /// formatted only for a report.
@@ -97,10 +100,19 @@ final class JobWatchdog: Sendable {
       state.withLock { $0.sighting = ($0.begun, now) }
       return
     }
-    fatalError(
+    let account =
       "A job of \(scope()) did not return within \(TimeoutScale.describe(bound)): "
-        + describe(stuck.job, stuck.trail) + ". The thread that drives it is stuck in that"
-        + " job, holding the main actor; the test cannot end, so the test run ends here.")
+      + describe(stuck.job, stuck.trail)
+    Self.beforeEnding.withLock { $0 }?(account)
+    fatalError(
+      account + ". The thread that drives it is stuck in that job, holding the main actor;"
+        + " the test cannot end, so the test run ends here.")
+  }
+
+  /// From now on, `tell` hears the account of a job that never returned, before the watchdog
+  /// ends the process.
+  static func tellBeforeEnding(_ tell: @escaping @Sendable (String) -> Void) {
+    beforeEnding.withLock { $0 = tell }
   }
 
   /// A job, as the report names it: the task it runs with and where that task resumed.

@@ -70,6 +70,21 @@ public struct ExplorationReport: Sendable, CustomStringConvertible {
     self.outsideWork = outsideWork
   }
 
+  /// The report of an exploration that stopped at a failure, after `schedules` schedules: it
+  /// covers nothing.
+  static func failed(
+    strategy: ExplorationStrategy, schedules: Int, scheduleNumber: Int, replay: String,
+    steps: [String], everyStep: [String]? = nil, reason: String, departures: Int,
+    nondeterminism: String? = nil
+  ) -> ExplorationReport {
+    ExplorationReport(
+      strategy: strategy, schedules: schedules, isComplete: false,
+      failure: ExplorationFailure(
+        strategy: strategy, scheduleNumber: scheduleNumber, replay: replay, steps: steps,
+        everyStep: everyStep, reason: reason, departures: departures,
+        nondeterminism: nondeterminism))
+  }
+
   /// This report, with the work outside the explorer's view it met.
   func withOutsideWork(_ text: String) -> ExplorationReport {
     ExplorationReport(

@@ -242,34 +242,28 @@ struct Explorer {
       case .earlierVersion:
         "\"\(text)\" comes from an earlier version, which made no choice among jobs; run the exploration again for an x2: string."
       }
-    return ExplorationReport(
-      strategy: strategy, schedules: 0, isComplete: false,
-      failure: ExplorationFailure(
-        strategy: strategy, scheduleNumber: 0, replay: text, steps: [], reason: reason,
-        departures: 0))
+    return .failed(
+      strategy: strategy, schedules: 0, scheduleNumber: 0, replay: text, steps: [],
+      reason: reason, departures: 0)
   }
 
   /// The report of the one schedule a replay string named, which ran as `run`.
   private func replayed(_ run: ScheduleRun) -> ExplorationReport {
     if let divergence = run.divergence {
-      return ExplorationReport(
-        strategy: strategy, schedules: 1, isComplete: false,
-        failure: ExplorationFailure(
-          strategy: strategy, scheduleNumber: 1, replay: ReplayString.encode(run.departures),
-          steps: run.steps, everyStep: run.everyStep,
-          reason: "the replay string does not fit this scenario: " + divergence.description
-            + " Or the scenario changed since the string was made.",
-          departures: run.departureCount))
+      return .failed(
+        strategy: strategy, schedules: 1, scheduleNumber: 1,
+        replay: ReplayString.encode(run.departures), steps: run.steps, everyStep: run.everyStep,
+        reason: "the replay string does not fit this scenario: " + divergence.description
+          + " Or the scenario changed since the string was made.",
+        departures: run.departureCount)
     }
     guard let failure = run.failure else {
       return ExplorationReport(strategy: strategy, schedules: 1, isComplete: false, failure: nil)
     }
-    return ExplorationReport(
-      strategy: strategy, schedules: 1, isComplete: false,
-      failure: ExplorationFailure(
-        strategy: strategy, scheduleNumber: 1, replay: ReplayString.encode(run.departures),
-        steps: run.steps, everyStep: run.everyStep, reason: failure.reason,
-        departures: run.departureCount))
+    return .failed(
+      strategy: strategy, schedules: 1, scheduleNumber: 1,
+      replay: ReplayString.encode(run.departures), steps: run.steps, everyStep: run.everyStep,
+      reason: failure.reason, departures: run.departureCount)
   }
 
   /// The report of a failure found on schedule `number`, reduced to `reduced` and narrated as
@@ -278,14 +272,11 @@ struct Explorer {
     -> ExplorationReport
   {
     let reason = (narrated.failure ?? reduced.failure)?.reason ?? "the schedule failed"
-    return ExplorationReport(
-      strategy: strategy, schedules: number, isComplete: false,
-      failure: ExplorationFailure(
-        strategy: strategy, scheduleNumber: number,
-        replay: ReplayString.encode(reduced.departures), steps: narrated.steps,
-        everyStep: narrated.everyStep, reason: reason,
-        departures: reduced.departureCount,
-        nondeterminism: Self.divergence(of: narrated, from: reduced)))
+    return .failed(
+      strategy: strategy, schedules: number, scheduleNumber: number,
+      replay: ReplayString.encode(reduced.departures), steps: narrated.steps,
+      everyStep: narrated.everyStep, reason: reason, departures: reduced.departureCount,
+      nondeterminism: Self.divergence(of: narrated, from: reduced))
   }
 
   /// What went another way when the failure `reduced` was run once more as `narrated`, or `nil`

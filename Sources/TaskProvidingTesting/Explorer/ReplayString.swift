@@ -7,7 +7,7 @@
 /// choices alike, so the string does not depend on the strategy that found the schedule.
 package enum ReplayString {
   /// A decision that took another option than the default.
-  package struct Departure: Equatable, Sendable {
+  package struct Departure: Codable, Equatable, Sendable {
     package let decision: Int
     package let option: Int
   }

@@ -1,5 +1,5 @@
 /// One child of the test binary, started to run one exploration of one test, and what it left:
-/// the lines it wrote as it went, its standard error and how it ended.
+/// the messages it wrote as it went, its standard error and how it ended.
 struct ChildProcess {
   /// How the child ended.
   enum Ending: Equatable {
@@ -19,51 +19,59 @@ struct ChildProcess {
     let isWatchdog: Bool
   }
 
-  let lines: [String]
+  let messages: [ChildMessage]
   let standardError: String
   let ending: Ending
 
   /// Whether the child reached the call it was started for.
-  var reachedCall: Bool { !lines.isEmpty }
+  var reachedCall: Bool { !messages.isEmpty }
 
-  /// The text after the last line that starts with `tag` and a space.
-  func value(of tag: String) -> String? {
-    for line in lines.reversed() {
-      if line == tag { return "" }
-      if line.hasPrefix(tag + " ") { return String(line.dropFirst(tag.count + 1)) }
-    }
+  /// The report the child wrote, if its exploration ended with nothing ending the child.
+  var report: ReportPayload? {
+    for case .report(let report) in messages.reversed() { return report }
     return nil
   }
 
-  /// The departures of the last schedule that began after the line `marker` (or at all).
-  func departuresOfLastSchedule(after marker: String?) -> [ReplayString.Departure] {
-    var lines = self.lines[...]
-    if let marker, let index = lines.lastIndex(of: marker) { lines = lines[(index + 1)...] }
-    guard let start = lines.lastIndex(of: "S") else { return [] }
-    return lines[(start + 1)...].compactMap { line in
-      let fields = line.split(separator: " ")
-      guard fields.count == 3, fields[0] == "D", let decision = Int(fields[1]),
-        let option = Int(fields[2])
-      else { return nil }
-      return ReplayString.Departure(decision: decision, option: option)
+  /// The steps the child told, if it told any.
+  var steps: [String]? {
+    for case .steps(let steps) in messages.reversed() { return steps }
+    return nil
+  }
+
+  /// How many schedules began.
+  var schedules: Int { messages.count { $0 == .scheduleBegins } }
+
+  /// The candidates of a reduction that began, in order.
+  var candidates: [Int] {
+    messages.compactMap { if case .candidateBegins(let index) = $0 { index } else { nil } }
+  }
+
+  /// The departures of the last schedule that began after candidate `candidate` began (or at
+  /// all).
+  func departuresOfLastSchedule(afterCandidate candidate: Int? = nil) -> [ReplayString.Departure] {
+    var messages = self.messages[...]
+    if let candidate, let index = messages.lastIndex(of: .candidateBegins(index: candidate)) {
+      messages = messages[(index + 1)...]
+    }
+    guard let start = messages.lastIndex(of: .scheduleBegins) else { return [] }
+    return messages[(start + 1)...].compactMap {
+      if case .departed(let decision, let option) = $0 {
+        ReplayString.Departure(decision: decision, option: option)
+      } else {
+        nil
+      }
     }
   }
 
   var death: Death {
+    for case .jobNeverReturned(let account) in messages {
+      // The run goes on: only the child ended.
+      return Death(
+        reason: account + "; the child process exploring for the test was ended there",
+        trap: nil, isWatchdog: true)
+    }
     let said = standardError.split(separator: "\n").map {
       $0.trimmingPrefix(while: \.isWhitespace)
-    }
-    if let watchdog = said.first(where: { $0.contains("did not return within") }),
-      let start = watchdog.range(of: "A job of")
-    {
-      // The report, less its ending: the run goes on, only the child ended.
-      var report = watchdog[start.lowerBound...]
-      if let end = report.range(of: ". The thread that drives it") {
-        report = report[..<end.lowerBound]
-      }
-      return Death(
-        reason: report + "; the child process exploring for the test was ended there",
-        trap: nil, isWatchdog: true)
     }
     // The runtime's own line, `File.swift:12: Fatal error: …`, the last one printed.
     let marks = [": Fatal error", ": Precondition failed", ": Assertion failed", "Fatal error: "]
@@ -104,30 +112,25 @@ struct ChildProcess {
 
 extension ChildProcess {
   /// Starts the test binary with `call`'s arguments, which run its test alone, to run that
-  /// call in `mode` (`explore`, `reduce` from candidate `start` of `schedule`, or `tell`
-  /// `schedule`), and waits for it.
-  static func run(
-    _ call: ChildCall, mode: String, schedule: [ReplayString.Departure] = [], start: Int = 0
-  ) -> ChildProcess {
+  /// call in `mode`, and waits for it.
+  static func run(_ call: ChildCall, mode: ChildRequest.Mode) -> ChildProcess {
     guard ChildSpawn.isAvailable else {
-      return ChildProcess(lines: [], standardError: "", ending: .notStarted(ChildSpawn.unavailable))
+      return ChildProcess(
+        messages: [], standardError: "", ending: .notStarted(ChildSpawn.unavailable))
     }
     guard let directory = TemporaryFolder() else {
       return ChildProcess(
-        lines: [], standardError: "", ending: .notStarted("no temporary folder could be made"))
+        messages: [], standardError: "", ending: .notStarted("no temporary folder could be made"))
     }
     defer { directory.remove() }
     let request = directory.path + "/request"
     let output = directory.path + "/output"
     let standardError = directory.path + "/stderr"
-    let text =
-      [
-        output, call.test, call.site, "\(call.occurrence)", mode,
-        ReplayString.encode(schedule), "\(start)",
-      ] + call.earlier
-    guard write(text.joined(separator: "\n") + "\n", to: request) else {
+    guard let text = ChildRequest(output: output, call: call, mode: mode).encoded,
+      write(text, to: request)
+    else {
       return ChildProcess(
-        lines: [], standardError: "",
+        messages: [], standardError: "",
         ending: .notStarted("the child's request could not be written"))
     }
     let ending = ChildTurns.taking {
@@ -141,7 +144,7 @@ extension ChildProcess {
         standardError: standardError)
     }
     return ChildProcess(
-      lines: read(output).split(separator: "\n").map(String.init),
+      messages: read(output).split(separator: "\n").compactMap(ChildMessage.init(line:)),
       standardError: read(standardError), ending: ending)
   }
 
@@ -153,31 +156,4 @@ extension ChildProcess {
 
   /// The whole file at `path`, or nothing if it cannot be read.
   static func read(_ path: String) -> String { readWholeFile(path) }
-}
-
-/// The request a child was started with, read once from the file its environment names.
-struct ChildRequest {
-  static let variable = "TASK_PROVIDING_EXPLORATION_CHILD"
-
-  let output: String
-  let call: ChildCall
-  let mode: String
-  let schedule: [ReplayString.Departure]
-  let start: Int
-
-  static let current: ChildRequest? = {
-    guard let path = environmentValue(variable) else { return nil }
-    let lines = ChildProcess.read(path).split(
-      separator: "\n", omittingEmptySubsequences: false
-    ).map(String.init)
-    guard lines.count >= 7, let occurrence = Int(lines[3]), let start = Int(lines[6]),
-      case .success(let schedule) = ReplayString.decode(lines[5])
-    else { return nil }
-    return ChildRequest(
-      output: lines[0],
-      call: ChildCall(
-        test: lines[1], site: lines[2], occurrence: occurrence,
-        earlier: lines[7...].filter { !$0.isEmpty }),
-      mode: lines[4], schedule: schedule, start: start)
-  }()
 }

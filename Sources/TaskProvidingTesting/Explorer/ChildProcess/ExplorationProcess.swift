@@ -25,10 +25,9 @@ import Testing
 package enum ExplorationProcess {
   /// Set to `1` to explore in the test process (faster to start; a trap ends the test run).
   static let inProcessVariable = "TASK_PROVIDING_EXPLORE_IN_PROCESS"
-  private static let childVariable = "TASK_PROVIDING_EXPLORATION_CHILD"
 
   /// The reports of the explorations each test has run so far, in order.
-  private static var earlier: [String: [String]] = [:]
+  private static var earlier: [String: [ReportPayload]] = [:]
   /// In a child: how many explorations each test has reached.
   private static var reached: [String: Int] = [:]
 
@@ -104,7 +103,7 @@ package enum ExplorationProcess {
   /// `report`, kept as the report of `call`, which a child running the test again is handed.
   private static func recorded(_ report: ExplorationReport, of call: ChildCall) -> ExplorationReport
   {
-    earlier[call.test, default: []].append(ReportPayload.encode(report))
+    earlier[call.test, default: []].append(ReportPayload(report))
     return report
   }
 
@@ -162,8 +161,8 @@ package enum ExplorationProcess {
   private nonisolated static func trapReport(
     of call: ChildCall, replay: String?, strategy: ExplorationStrategy
   ) -> ExplorationReport? {
-    let first = ChildProcess.run(call, mode: "explore")
-    if first.value(of: "R") != nil { return nil }
+    let first = ChildProcess.run(call, mode: .explore)
+    if first.report != nil { return nil }
     guard first.reachedCall else {
       // The child ended without reaching the call: the test takes another path when it runs
       // alone. Explore here, unless the child died on the way, which would kill this process.
@@ -175,8 +174,8 @@ package enum ExplorationProcess {
       }
       return nil
     }
-    let schedules = first.lines.count { $0 == "S" }
-    var best = first.departuresOfLastSchedule(after: nil)
+    let schedules = first.schedules
+    var best = first.departuresOfLastSchedule()
     let death = first.death
     // A job that never returned ended the child; running it again would wait as long again.
     guard !death.isWatchdog, let trap = death.trap else {
@@ -185,8 +184,8 @@ package enum ExplorationProcess {
     }
     // A replay runs the schedule it names, as it is.
     if replay == nil { best = reduce(best, dyingAs: trap, call: call) }
-    let narrated = ChildProcess.run(call, mode: "narrate", schedule: best)
-    let steps = narrated.value(of: "T").map(ReportPayload.decode(steps:)) ?? []
+    let narrated = ChildProcess.run(call, mode: .narrate(schedule: best))
+    let steps = narrated.steps ?? []
     return failed(
       strategy: strategy, number: schedules, departures: best, steps: steps,
       reason: death.reason)
@@ -204,12 +203,13 @@ package enum ExplorationProcess {
     var children = 0
     while budget > 0, children < 40 {
       children += 1
-      let child = ChildProcess.run(call, mode: "reduce", schedule: best, start: start)
-      let tried = child.lines.compactMap { $0.hasPrefix("C ") ? Int($0.dropFirst(2)) : nil }
+      let child = ChildProcess.run(call, mode: .reduce(schedule: best, start: start))
+      let tried = child.candidates
       budget -= tried.count
-      guard child.value(of: "E") == nil, let index = tried.last, child.death.trap == trap
+      guard !child.messages.contains(.candidatesRan), let index = tried.last,
+        child.death.trap == trap
       else { break }
-      let candidate = child.departuresOfLastSchedule(after: "C \(index)")
+      let candidate = child.departuresOfLastSchedule(afterCandidate: index)
       if TrapCandidates.improves(candidate, on: best) {
         best = candidate
         start = 0
@@ -224,12 +224,10 @@ package enum ExplorationProcess {
     strategy: ExplorationStrategy, number: Int, departures: [ReplayString.Departure],
     steps: [String], reason: String
   ) -> ExplorationReport {
-    ExplorationReport(
-      strategy: strategy, schedules: number, isComplete: false,
-      failure: ExplorationFailure(
-        strategy: strategy, scheduleNumber: max(number, 1),
-        replay: ReplayString.encode(departures), steps: steps, reason: reason,
-        departures: departures.count))
+    .failed(
+      strategy: strategy, schedules: number, scheduleNumber: max(number, 1),
+      replay: ReplayString.encode(departures), steps: steps, reason: reason,
+      departures: departures.count)
   }
 
   // MARK: The child
@@ -248,10 +246,8 @@ package enum ExplorationProcess {
     // process.
     let occurrence = reached[test, default: 0]
     reached[test] = occurrence + 1
-    if occurrence < request.call.occurrence, request.call.earlier.indices.contains(occurrence),
-      let report = ReportPayload.decode(request.call.earlier[occurrence], strategy: strategy)
-    {
-      return report
+    if occurrence < request.call.occurrence, request.call.earlier.indices.contains(occurrence) {
+      return request.call.earlier[occurrence].report(strategy: strategy)
     }
     guard occurrence == request.call.occurrence, site.key == request.call.site,
       let progress = ExplorationProgress(path: request.output)
@@ -260,45 +256,31 @@ package enum ExplorationProcess {
       exitChild(0)
     }
     let explorer = make(progress)
+    // A job that never returns ends the child: the test process hears it as a message.
+    JobWatchdog.tellBeforeEnding { progress.send(.jobNeverReturned($0)) }
     switch request.mode {
-    case "reduce":
-      let candidates = TrapCandidates.of(request.schedule)
-      for index in candidates.indices.dropFirst(request.start) {
+    case .reduce(let schedule, let start):
+      let candidates = TrapCandidates.of(schedule)
+      for index in candidates.indices.dropFirst(start) {
         progress.candidateBegins(index)
         explorer.runLeniently(candidates[index])
       }
-      progress.line("E")
-    case "narrate":
+      progress.send(.candidatesRan)
+    case .narrate(let schedule):
       LastWords.install {
-        if let steps = progress.narrator?.steps() {
-          progress.line("T " + ReportPayload.encode(steps: steps))
-        }
+        if let steps = progress.narrator?.steps() { progress.send(.steps(steps)) }
       }
-      let report = explorer.run(replay: ReplayString.encode(request.schedule))
-      progress.line("T " + ReportPayload.encode(steps: report.failure?.steps ?? []))
-    default:
+      let report = explorer.run(replay: ReplayString.encode(schedule))
+      progress.send(.steps(report.failure?.steps ?? []))
+    case .explore:
       // Only whether a schedule traps matters here: the test process tells any other failure.
       var explorer = explorer
       explorer.narrates = false
-      progress.line("R " + ReportPayload.encode(explorer.run(replay: replay)))
+      progress.send(.report(ReportPayload(explorer.run(replay: replay))))
     }
     explorer.runner.watchdog?.stop()
     exitChild(0)
   }
-}
-
-/// One `explore` call of a test, as a child finds it again.
-struct ChildCall: Sendable {
-  /// The test's ID, as Swift Testing describes it.
-  let test: String
-  /// The call's place in the source.
-  let site: String
-  /// How many explorations the test ran before this one.
-  let occurrence: Int
-  /// Their reports, as ``ReportPayload`` lines.
-  let earlier: [String]
-  /// The test binary's arguments that run the test alone.
-  var arguments: [String] = []
 }
 
 /// The route a test's explorations take, as its traits set it.
