@@ -15,9 +15,8 @@
     /// A new, unlocked mutex.
     @usableFromInline
     init() {
-      // `malloc` and `free` rather than a typed pointer's generic allocate and initialize:
-      // tests make several of these each, in a debug build that calls those unspecialized.
-      // `pthread_mutex_init` initializes the memory.
+      // `malloc` and `free`: `pthread_mutex_init` initializes the memory, so a typed
+      // pointer's initialization would have nothing to do.
       mutex = malloc(MemoryLayout<pthread_mutex_t>.stride)!
         .assumingMemoryBound(to: pthread_mutex_t.self)
       PthreadResult.check(pthread_mutex_init(mutex, nil), "pthread_mutex_init")

@@ -5,9 +5,8 @@
 /// on glibc and Darwin alike.
 @usableFromInline
 enum PthreadResult {
-  // Transparent, so even a debug build inlines it: every lock and unlock checks a result,
-  // and a call of its own, with the zeroed frame a debug build gives each, cost more than
-  // the comparison. The failure is a call of its own, so the message is built only then.
+  // Transparent: every lock and unlock checks a result, which is one comparison where it is
+  // inlined. The failure is a call of its own, so the message is built only then.
   @usableFromInline @_transparent
   static func check(_ code: Int32, _ call: StaticString) {
     if code != 0 { fail(code, call) }

@@ -211,9 +211,7 @@ final class JobRouter: Sendable {
     let address = unsafeBitCast(job, to: UInt.self)
     let pointer = UnsafeRawPointer(bitPattern: address)!
     let identity = RuntimeHooks.taskIdentity(pointer)
-    // Plain `if let`s here and below, not `flatMap`, `map`, `??` or a comparison with `nil`:
-    // those are generic, and a debug build looks up their type metadata on each call, for
-    // every job of every scope.
+    // This runs for every job of every scope: plain branches, no closures.
     var current: TaskIdentity?
     if let task = RuntimeHooks.currentTask() { current = RuntimeHooks.taskIdentity(task) }
     // An actor's turn is known by its actor, whose address stays put while its jobs wait.

@@ -153,8 +153,8 @@ extension JobRouter {
 
     // Guarded by the router's registry lock, as the registry is: whether the queue is open,
     // and the tasks and actor turns it claimed, to forget them when it closes. Kept on the
-    // queue rather than in tables keyed by queue, which a debug build hashes through generic
-    // code at each scope's open, claim and close.
+    // queue rather than in tables keyed by queue, so that a scope's open, claim and close
+    // hash nothing.
     /// Whether the queue is open.
     @exclusivity(unchecked) nonisolated(unsafe) var isOpen = false
     /// Addresses of the tasks it claimed.

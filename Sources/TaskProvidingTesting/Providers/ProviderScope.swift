@@ -85,9 +85,7 @@ final class ProviderScope: Sendable {
     openCalls.withLock { state in Self.remove(key, from: &state.calls) }
   }
 
-  /// Removes the call with this key, if open. A loop rather than `removeAll(where:)` with a
-  /// comparison of optionals: every controlled call opens and closes here, in the debug build
-  /// tests run in, where those generic calls looked up type metadata each time.
+  /// Removes the call with this key, if open: at most one is, so the loop stops there.
   private static func remove(_ key: ObjectIdentifier, from calls: inout [OpenCall]) {
     var index = 0
     while index < calls.count {

@@ -20,9 +20,9 @@ extension Task: CancellableTask {
 /// list hold only what is still open), so a long test does not slow later waits down.
 ///
 /// Per-task state lives in arrays indexed by the task's index, and the pending tasks form a
-/// list through them, rather than in sets and dictionaries keyed by index: every test spawns
-/// through here, in the debug build tests run in, where each hashed insert or removal ran
-/// through the standard library's generic code and looked up type metadata at run time.
+/// list through them, rather than in sets and dictionaries keyed by index: indexes are dense
+/// and only grow, so an array is the whole table, and every spawn of every test hashes
+/// nothing.
 final class TaskLedger: Sendable {
   /// What the ledger knows of one task beyond its record.
   private struct Entry {

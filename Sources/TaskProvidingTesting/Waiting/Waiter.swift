@@ -18,10 +18,8 @@ enum WaitOutcome: Sendable {
 /// `false` means the waiter had already given up, so the producer keeps what it offered
 /// (a call, for example) for the next waiter instead of losing it.
 ///
-/// Not generic, and what a wait brings is `any Sendable`: every test waits through one of
-/// these, in the debug build tests run in, where each use of a generic type's state, its
-/// continuation and its outcome looked up their type metadata at run time. The one waiter
-/// that hands a value through casts it back.
+/// Not generic, and what a wait brings is `any Sendable`: one concrete type serves every kind
+/// of wait, and the one waiter that hands a value through casts it back.
 final class Waiter: Sendable {
   private struct State {
     var continuation: CheckedContinuation<WaitOutcome, Never>?
@@ -34,8 +32,6 @@ final class Waiter: Sendable {
   /// - Returns: Whether this call ended it.
   @discardableResult
   func resume(_ outcome: WaitOutcome) -> Bool {
-    // No closure returning a double optional: comparing or wrapping optionals is generic,
-    // which a debug build pays for on each call.
     var ended = false
     var continuation: CheckedContinuation<WaitOutcome, Never>?
     state.withLock { state in
@@ -198,7 +194,6 @@ final class Deadlines: Sendable {
   /// Forgets a registration; its action will not run.
   func cancel(_ token: Token) {
     state.withLock { state in
-      // A pattern, not `!= nil`: comparing an optional is a generic call in a debug build.
       guard case .some = token.entry.action else { return }
       token.entry.action = nil
       state.live -= 1
