@@ -6,7 +6,7 @@ struct ScheduleRunner {
   let makeSetup: @MainActor () -> ScheduleSetup
   /// How long a schedule with nothing to choose, but something unfinished, waits in real time
   /// for a job from outside the scope before it counts as stuck. `nil`: only when something
-  /// outside may still bring one (see ``check(_:choices:after:scope:)``), then two seconds.
+  /// outside may still bring one (see `ScheduleUnderWay`), then two seconds.
   let outsideWait: Duration?
   /// Whether any schedule so far heard from a thread outside its scope.
   let outside = OutsideEvidence()

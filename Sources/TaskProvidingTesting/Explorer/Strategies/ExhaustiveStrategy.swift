@@ -6,7 +6,7 @@
 ///
 /// Each schedule runs once. A round starts from the first steps that the schedules of the
 /// rounds before it yield: each decision among ready jobs after a schedule's last departure,
-/// with another awake option taken there (``oneDepartureMore(after:asleep:)``). Every
+/// with another awake option taken there (``oneDepartureMore(after:asleep:awakeBase:)``). Every
 /// schedule with one departure more than its round's is one of them, followed by the
 /// default order and any of the scenario's choices. The starts run in the order of their
 /// picks, so the round numbers its schedules as a depth-first search of it would.
@@ -74,7 +74,7 @@ final class ExhaustiveStrategy: ScheduleStrategy {
   ///
   /// Each schedule runs once. Round 0 runs every order of the scenario's choices with no
   /// departure; each schedule a round runs yields the first steps of its orders with one
-  /// departure more (``oneDepartureMore(after:asleep:)``), which the next round runs, choices
+  /// departure more (``oneDepartureMore(after:asleep:awakeBase:)``), which the next round runs, choices
   /// and all, in the order of their picks, so that schedules are numbered as a depth-first
   /// search of each round would number them. Running a round afresh from the empty prefix
   /// would run every schedule of the rounds before it again.

@@ -44,7 +44,7 @@ extension ScheduleStrategy {
   var isBetweenSchedules: Bool { underWay == nil }
 
   /// Runs the schedule under way, or the next one, on `runner` until it ends; where it must
-  /// wait for outside work, waits if `blocks`, else returns ``SearchStep/waiting(_:until:)``.
+  /// wait for outside work, waits if `blocks`, else returns ``SearchStep/waiting(_:)``.
   func step(_ runner: ScheduleRunner, waiting blocks: Bool) -> SearchStep {
     let schedule: ScheduleUnderWay<Decider>
     if let underWay {
