@@ -39,11 +39,11 @@ struct CatalogRow: Sendable {
   /// end of its space.
   let twinUnreduced: Int
   let twinUnreducedComplete: Bool
-  /// Time from the start of the exhaustive search on the bug to its reduced, told report.
+  /// Time from the start of the exhaustive search on the bug to its shrunk, narrated report.
   let bugSeconds: Double
   /// The exhaustive search's first failing schedule on the bug.
   let exhaustive: Int?
-  /// How many departures from enqueue order the reduced failure needs.
+  /// How many departures from enqueue order the shrunk failure needs.
   let departures: Int?
   /// PCT: schedules until the first failure, one per seed (`nil`: none within 100).
   let pct: [Int?]
@@ -238,10 +238,10 @@ extension Report {
         + "departures from enqueue order, sleep sets on), how long it took, and the same search "
         + "with sleep sets off (\"(all)\": every schedule of the space was run); for the bug, the "
         + "exhaustive search's first failing schedule, the time from the start of `explore` to "
-        + "its reduced, told report, how many departures the reduced failure needs, and PCT's "
+        + "its shrunk, narrated report, how many departures the shrunk failure needs, and PCT's "
         + "schedules until the first failure under \(exploration.seeds) seeds (100 at most).", "",
       "| Bug | Twin: schedules | Twin: ms | Twin without sleep sets | Bug: exhaustive | "
-        + "Bug: found and told, ms | Departures | Bug: PCT |",
+        + "Bug: found and narrated, ms | Departures | Bug: PCT |",
       "|---|---:|---:|---:|---:|---:|---:|---|",
     ]
     for row in exploration.catalog {
@@ -259,7 +259,7 @@ extension Report {
       "Schedules per second over the twins: "
         + "**\(Summary.format(exploration.catalogSchedulesPerSecond, 0))** (goal: 10,000 or "
         + "more: \(exploration.catalogSchedulesPerSecond >= 10_000 ? "met" : "not met")). The "
-        + "time to find and tell a bug is mostly the telling: each step's source line is read "
+        + "time to find and narrate a bug is mostly the narration: each step's source line is read "
         + "from the binary's line tables, tens of milliseconds a line.",
       "",
       "How soon each sampler (random, PCT, partial order sampling, the uniform walk) finds "

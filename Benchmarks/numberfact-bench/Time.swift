@@ -170,9 +170,9 @@ extension Report {
       "",
       "A schedule that traps (the catalog's continuation resumed by its response and its "
         + "timeout), explored exhaustively: from the start of `explore` to the report, with "
-        + "the runtime's message, the reduced replay string and the steps up to the trap. "
+        + "the runtime's message, the shrunk replay string and the steps up to the trap. "
         + "The exploration runs first in a child process of this program, which the trap ends; "
-        + "more children reduce the schedule and tell it: "
+        + "more children shrink the schedule and narrate it: "
         + (time.trapReport.map { "**\(Summary($0).formatted(0))** ms." }
           ?? "**not reported**."),
     ]

@@ -19,7 +19,7 @@ func exploreTheTrappingContinuation() -> ExplorationReport {
   }
 }
 
-/// Milliseconds from the start of `explore` to the trap's reduced, told report, one per run;
+/// Milliseconds from the start of `explore` to the trap's shrunk, narrated report, one per run;
 /// `nil` if a run did not report the trap.
 @MainActor
 func trapReportMilliseconds(runs: Int) -> [Double]? {

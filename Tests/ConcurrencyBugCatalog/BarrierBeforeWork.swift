@@ -1,7 +1,7 @@
 // From the field: sourcekit-lsp's "wait for the build graph" returned before the load it
 // waits for was even scheduled (https://github.com/swiftlang/sourcekit-lsp/pull/1652): the
 // load is scheduled from a plain `Task`, and the indexer's wait can run first and find
-// nothing to wait for. Reduced and retold.
+// nothing to wait for. Shrunk and retold.
 
 import TaskProvidingTesting
 

@@ -1,7 +1,7 @@
 // From the field: swift-async-algorithms' channel hung when a consumer was cancelled before
 // its `next()` registered (https://github.com/apple/swift-async-algorithms/pull/80): the
 // cancellation handler ran first, found nobody to wake, and the registration that followed
-// waited for ever. Reduced and retold with a continuation and a cancellation handler.
+// waited for ever. Shrunk and retold with a continuation and a cancellation handler.
 
 import LockSupport
 import TaskProviding

@@ -1,6 +1,6 @@
 // From the field: Kingfisher's cancel and its store of the download raced as two plain tasks
 // (https://github.com/onevcat/Kingfisher/pull/2526): when the cancel reached the holder
-// first, it found nothing to cancel, and the download stored after it ran on. Reduced and
+// first, it found nothing to cancel, and the download stored after it ran on. Shrunk and
 // retold: here the download never finishes on its own, so a lost cancel leaves the load
 // waiting for ever.
 

@@ -2,7 +2,7 @@
 // explorer and shown again on the real runtime (docs/peer-code.md): a consumer cancelled while
 // it waited for an element (flatMapLatest), or between two `next()` calls (debounce), ended,
 // but the order to cancel the task that feeds it was dropped on that path, so the feeding
-// task and its upstream iterator waited for ever. Reduced and retold with a feeding task, two
+// task and its upstream iterator waited for ever. Shrunk and retold with a feeding task, two
 // continuations and a cancellation handler.
 
 import LockSupport

@@ -1,7 +1,7 @@
 // From the field: sourcekit-lsp loses a cancellation at an AsyncStream hand-off
 // (https://github.com/swiftlang/sourcekit-lsp/pull/2152). A job hands its running work to a
 // result task through a stream; if the result task is cancelled before the hand-off, its
-// loop ends, the handle yielded after that is dropped, and nobody cancels the work. Reduced
+// loop ends, the handle yielded after that is dropped, and nobody cancels the work. Shrunk
 // and retold; the work waits on the exploration's clock.
 
 import LockSupport

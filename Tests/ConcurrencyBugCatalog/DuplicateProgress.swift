@@ -1,7 +1,7 @@
 // From the field: sourcekit-lsp creates two progress indicators
 // (https://github.com/swiftlang/sourcekit-lsp/pull/1333). Two events each start a plain
 // `Task` that updates the progress; the update awaits other actors before it checks whether
-// an indicator exists, so both create one and the first is orphaned. Reduced and retold.
+// an indicator exists, so both create one and the first is orphaned. Shrunk and retold.
 
 import TaskProvidingTesting
 

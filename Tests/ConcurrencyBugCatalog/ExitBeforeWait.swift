@@ -1,7 +1,7 @@
 // From the field: apple/container's `wait()` missed a process's exit
 // (https://github.com/apple/container/pull/1289): the exit handler woke the waiters it had,
 // cleared the list and awaited before it marked the process stopped; a wait in that gap saw
-// it running and registered in a list nobody would look at again. Reduced and retold.
+// it running and registered in a list nobody would look at again. Shrunk and retold.
 
 import TaskProvidingTesting
 

@@ -1,7 +1,7 @@
 // From the field: grpc-swift-nio-transport's shutdown waited out a connection backoff
 // (https://github.com/grpc/grpc-swift-nio-transport/pull/187): the backoff sleeps in a child
 // of the run loop's task group, and shutdown neither cancelled it nor ended the loop, so the
-// loop returned only once the sleep ended. Reduced and retold on the exploration's clock.
+// loop returned only once the sleep ended. Shrunk and retold on the exploration's clock.
 
 import TaskProvidingTesting
 

@@ -1,7 +1,7 @@
 // From the field: sourcekit-lsp's stale workspace cache
 // (https://github.com/swiftlang/sourcekit-lsp/pull/1170). A lookup asks each workspace in
 // turn how well it handles a file, then caches the best; an invalidation that lands between
-// two of those awaits is overwritten by the stale answer. Reduced and retold here; written
+// two of those awaits is overwritten by the stale answer. Shrunk and retold here; written
 // as two taps, each spawning its task through the provider.
 
 import LockSupport

@@ -2,7 +2,7 @@
 // shown again on the real runtime (docs/peer-code.md): a consumer whose task was cancelled
 // before its first `next()` ended, and the producer's delegate, promised its `didTerminate()`
 // exactly once, never heard of it: the early cancellation moved the state straight to its
-// end. Reduced and retold with a state behind a lock, a continuation and a cancellation
+// end. Shrunk and retold with a state behind a lock, a continuation and a cancellation
 // handler.
 
 import LockSupport

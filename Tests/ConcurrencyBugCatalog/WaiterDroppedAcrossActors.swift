@@ -1,7 +1,7 @@
 // From the field: GraphQLSwift's DataLoader dropped a waiter between two actors
 // (https://github.com/GraphQLSwift/DataLoader/pull/27): fulfilling resumes the waiters it
 // read, awaits the state actor again, then clears the list, dropping a waiter that came in
-// between; that reader waits for ever. Reduced and retold.
+// between; that reader waits for ever. Shrunk and retold.
 
 import TaskProviding
 import TaskProvidingTesting

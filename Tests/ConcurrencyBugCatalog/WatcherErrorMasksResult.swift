@@ -1,7 +1,7 @@
 // From the field: swift-service-lifecycle's `cancelOnGracefulShutdown` lost its operation's
 // result (https://github.com/swift-server/swift-service-lifecycle/pull/177): in a task group
 // of the operation and a shutdown watcher, a cancelled watcher threw, and the first result
-// the group gave was that error, not the operation's value. Reduced and retold.
+// the group gave was that error, not the operation's value. Shrunk and retold.
 
 import TaskProvidingTesting
 

@@ -2,7 +2,7 @@ import Foundation
 import NumberFactFuzzing
 import Testing
 
-/// Every fuzz target's seed corpus and the inputs its crashes were reduced to, run once:
+/// Every fuzz target's seed corpus and the inputs its crashes were shrunk to, run once:
 /// a property that fails stops the test process, as it stopped the fuzzer.
 @Suite struct FuzzCorpusTests {
   static let fuzz = URL(fileURLWithPath: #filePath)

@@ -16,7 +16,7 @@ extension PeerCodeTests {
   @Test func testClockAdvanceDoesNotWaitForTheSleeperItWakes() async {
     let failures = await Self.exploreExpectingFinding(
       pctOnly: true, PeerFailure.testClockAdvance.scenario)
-    // Told in a few steps: the sleeper held back behind the yields is one line.
+    // Narrated in a few steps: the sleeper held back behind the yields is one line.
     #expect(failures.allSatisfy { $0.steps.count <= 12 && $0.nondeterminism == nil })
   }
 

@@ -11,7 +11,7 @@ import TaskProviding
 /// which call it was, the job's task and where it resumed, and for an exploration the
 /// strategy and the schedule's replay string so far. The stuck thread cannot be unwound or
 /// abandoned, and the test cannot end while it holds the main actor, so the report ends the
-/// process (`fatalError`): the run fails within the bound. An exploration in a child process
+/// process (`fatalError`): the run fails within the timeout. An exploration in a child process
 /// (``ExplorationProcess``) ends only the child: the test process reports it as the test's
 /// issue, and the run goes on.
 ///
@@ -20,7 +20,7 @@ import TaskProviding
 final class JobWatchdog: Sendable {
   /// How long one job of an exploration may run before the run is ended, scaled by
   /// `TASK_PROVIDING_TIMEOUT_SCALE`.
-  static let bound = Duration.seconds(20)
+  static let timeout = Duration.seconds(20)
 
   private struct State {
     /// The job running now, and the decisions of its schedule before it; `nil` between jobs.
@@ -37,7 +37,7 @@ final class JobWatchdog: Sendable {
   /// Who hears of a job that never returned before the process ends: a child exploring for
   /// the test process tells it so.
   private static let beforeEnding = Locked<(@Sendable (String) -> Void)?>(nil)
-  private let bound: Duration
+  private let timeout: Duration
   /// What the report says of the whole run: "an exploration (…)", "withSerialScheduler at …";
   /// formatted only for a report.
   private let scope: @Sendable () -> String
@@ -46,12 +46,12 @@ final class JobWatchdog: Sendable {
 
   /// A watchdog of the scope `scope` names, until ``stop()``; `describe` names a stuck job.
   init(
-    bound: Duration, scope: @escaping @Sendable () -> String,
+    timeout: Duration, scope: @escaping @Sendable () -> String,
     describe: @escaping @Sendable (ReadyJob, [ScheduleRun.Taken]) -> String = { job, _ in
       JobWatchdog.describe(job)
     }
   ) {
-    self.bound = bound
+    self.timeout = timeout
     self.scope = scope
     self.describe = describe
     Self.poller.add(self)
@@ -80,7 +80,7 @@ final class JobWatchdog: Sendable {
   }
 
   /// Ends the process if the job running now was running when the poller first saw it at
-  /// least the bound ago: it has run at least that long.
+  /// least the timeout ago: it has run at least that long.
   fileprivate func check(now: ContinuousClock.Instant) {
     let stuck = state.withLock { state -> (job: ReadyJob, trail: [ScheduleRun.Taken])? in
       guard let running = state.running else {
@@ -91,7 +91,7 @@ final class JobWatchdog: Sendable {
         state.sighting = (state.begun, now)
         return nil
       }
-      return now - sighting.at >= bound ? running : nil
+      return now - sighting.at >= timeout ? running : nil
     }
     guard let stuck else { return }
     // Stopped at a breakpoint, a job runs for as long as the person reads it.
@@ -101,7 +101,7 @@ final class JobWatchdog: Sendable {
       return
     }
     let account =
-      "A job of \(scope()) did not return within \(TimeoutScale.describe(bound)): "
+      "A job of \(scope()) did not return within \(TimeoutScale.describe(timeout)): "
       + describe(stuck.job, stuck.trail)
     Self.beforeEnding.withLock { $0 }?(account)
     fatalError(

@@ -3,7 +3,7 @@ import LockSupport
 import TaskProviding
 
 /// Gives every task a scope's code creates the scope's task executor as its preference, where
-/// task creation can be watched (Linux: see `Modules/CTaskCreation`).
+/// task creation can be noted (Linux: see `Modules/CTaskCreation`).
 ///
 /// A task created by a scope's job or work, with `Task { }` or `Task.detached { }` and no
 /// preference of its own, prefers ``ScopePoolExecutor``: the runtime then enqueues it at every
@@ -13,7 +13,7 @@ import TaskProviding
 package enum TaskCreation {
   /// Whether tasks created by a scope's code get the scope's preference here.
   /// A build that sets `TP_NO_TASK_CREATION_HOOK` takes the path of the platforms where task
-  /// creation cannot be watched, on Linux too.
+  /// creation cannot be noted, on Linux too.
   package static let isWatched: Bool = {
     #if TP_NO_TASK_CREATION_HOOK
       return false
@@ -29,17 +29,17 @@ package enum TaskCreation {
     #endif
   }()
 
-  /// The names given to tasks a scope's code created while a schedule was being told, by
+  /// The names given to tasks a scope's code created while a schedule was being narrated, by
   /// address: a task's name can be read only while it runs, and a task that hops from actor
   /// to actor is never seen running by the scope's hooks.
-  private static let told = Locked<(narrators: Int, names: [UInt: String])>((0, [:]))
+  private static let noted = Locked<(narrators: Int, names: [UInt: String])>((0, [:]))
 
   /// Starts noting the names of the tasks scopes' code creates, until ``stopNotingNames(of:)``.
   static func startNotingNames() {
     guard isWatched else { return }
-    let first = told.withLock { told in
-      told.narrators += 1
-      return told.narrators == 1
+    let first = noted.withLock { noted in
+      noted.narrators += 1
+      return noted.narrators == 1
     }
     guard first else { return }
     ctaskcreation_set_observer { task, name in
@@ -47,24 +47,24 @@ package enum TaskCreation {
       let address = UInt(bitPattern: task)
       // A task with no name may take a freed one's address: it forgets that one's name.
       let name = name.map { String(cString: $0) }
-      TaskCreation.told.withLock { $0.names[address] = name }
+      TaskCreation.noted.withLock { $0.names[address] = name }
     }
   }
 
   /// The name a task created by a scope's code was given, if it was noted.
   static func name(ofTask address: UInt) -> String? {
-    told.withLock { $0.names[address] }
+    noted.withLock { $0.names[address] }
   }
 
   /// Stops noting names for one narrator, forgetting those of `tasks`.
   static func stopNotingNames(of tasks: [UInt]) {
     guard isWatched else { return }
-    told.withLock { told in
-      for task in tasks { told.names[task] = nil }
-      told.narrators -= 1
-      if told.narrators == 0 {
+    noted.withLock { noted in
+      for task in tasks { noted.names[task] = nil }
+      noted.narrators -= 1
+      if noted.narrators == 0 {
         ctaskcreation_set_observer(nil)
-        told.names = [:]
+        noted.names = [:]
       }
     }
   }

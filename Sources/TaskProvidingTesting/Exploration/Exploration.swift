@@ -89,7 +89,7 @@ public final class Exploration {
 }
 
 /// Runs `scenario` under many schedules, checking its invariants whenever no job is ready,
-/// and reports the first schedule that breaks one, reduced and narrated step by step.
+/// and reports the first schedule that breaks one, shrunk and narrated step by step.
 ///
 /// A scenario is a person's actions, with no ordering of answers written in it: it creates
 /// the model, lists the actions (``Exploration/action(_:_:)``) and states what must always
@@ -119,7 +119,7 @@ public final class Exploration {
 /// work runs as usual beside it, so exploring tests need no `.serialized` suite, and the same
 /// seed gives the same schedules every time, whatever runs alongside.
 ///
-/// A failing schedule is first reduced to the fewest departures from the default order
+/// A failing schedule is first shrunk to the fewest departures from the default order
 /// (jobs in enqueue order, the first option at every other choice) that still fail the same
 /// way. It is then reported as an issue at the caller's line with the strategy, the reason,
 /// a replay string and its steps, each naming the task and where it resumes. Pass the string
@@ -204,18 +204,18 @@ public func explore(
 }
 
 /// ``explore(_:replay:outsideWait:fileID:filePath:line:column:_:)-9mvqm``, reporting at `site`,
-/// with the bound on one job's run that ends the test run (``JobWatchdog``) given, and the
+/// with the timeout on one job's run that ends the test run (``JobWatchdog``) given, and the
 /// exhaustive search's sleep sets off where `reduces` is false (to measure what they save).
 @MainActor @discardableResult
 package func exploring(
   _ strategy: ExplorationStrategy, replay: String? = nil, outsideWait: Duration? = nil,
-  jobBound: Duration? = nil, reduces: Bool = true, at site: CallSite,
+  jobTimeout: Duration? = nil, reduces: Bool = true, at site: CallSite,
   _ scenario: @escaping @MainActor (Exploration) async throws -> Void
 ) -> ExplorationReport {
   reported(
     ExplorationProcess.run(
       replay: replay, site: site, strategy: strategy,
-      explorers(strategy, outsideWait, jobBound, reduces, site, scenario)),
+      explorers(strategy, outsideWait, jobTimeout, reduces, site, scenario)),
     at: site)
 }
 
@@ -224,13 +224,13 @@ package func exploring(
 @MainActor @discardableResult
 package func exploring(
   _ strategy: ExplorationStrategy, replay: String? = nil, outsideWait: Duration? = nil,
-  jobBound: Duration? = nil, reduces: Bool = true, at site: CallSite,
+  jobTimeout: Duration? = nil, reduces: Bool = true, at site: CallSite,
   _ scenario: @escaping @MainActor (Exploration) async throws -> Void
 ) async -> ExplorationReport {
   reported(
     await ExplorationProcess.run(
       replay: replay, site: site, strategy: strategy,
-      explorers(strategy, outsideWait, jobBound, reduces, site, scenario)),
+      explorers(strategy, outsideWait, jobTimeout, reduces, site, scenario)),
     at: site)
 }
 
@@ -251,13 +251,13 @@ package func exploringAsWritten(
 /// Builds the explorer of `scenario`, given where it writes its progress.
 @MainActor
 private func explorers(
-  _ strategy: ExplorationStrategy, _ outsideWait: Duration?, _ jobBound: Duration?,
+  _ strategy: ExplorationStrategy, _ outsideWait: Duration?, _ jobTimeout: Duration?,
   _ reduces: Bool, _ site: CallSite,
   _ scenario: @escaping @MainActor (Exploration) async throws -> Void, installs: Bool = true
 ) -> (ExplorationProgress?) -> Explorer {
   { progress in
     Explorer(
-      strategy: strategy, outsideWait: outsideWait, jobBound: jobBound, reduces: reduces,
+      strategy: strategy, outsideWait: outsideWait, jobTimeout: jobTimeout, reduces: reduces,
       site: site, progress: progress
     ) {
       ExplorationSchedule.setup(scenario, installs: installs)

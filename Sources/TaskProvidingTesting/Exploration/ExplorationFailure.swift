@@ -3,17 +3,17 @@
 public struct ExplorationFailure: Error, Sendable, CustomStringConvertible {
   /// The strategy that found it.
   public let strategy: ExplorationStrategy
-  /// Which schedule it was, from 1, as the strategy found it (before it was reduced).
+  /// Which schedule it was, from 1, as the strategy found it (before it was shrunk).
   public let scheduleNumber: Int
   /// Pass it as `replay:` to run exactly this schedule again.
   public let replay: String
   /// The steps of the schedule, in order, as a person reads them: each choice, and each job
   /// by its task, where that task resumes and on which actor; a task entering an actor while
-  /// another is suspended inside it is told so, and runs of steps in the default order away
+  /// another is suspended inside it is narrated so, and runs of steps in the default order away
   /// from the race are folded into one.
   public let steps: [String]
   /// Every step of the schedule, one line each, with none of ``steps``' runs folded; as
-  /// ``steps`` where a child process explored and told its steps folded.
+  /// ``steps`` where a child process explored and narrated its steps folded.
   public let everyStep: [String]
   /// What went wrong.
   public let reason: String

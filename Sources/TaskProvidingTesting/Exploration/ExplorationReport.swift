@@ -15,7 +15,7 @@ public struct ExplorationReport: Sendable, CustomStringConvertible {
   /// For an exhaustive exploration: the bound on departures from the default order whose
   /// schedules were all run; `nil` when not even the schedule with none was.
   public let bound: Int?
-  /// The first schedule that failed, if one did, reduced to the fewest departures from the
+  /// The first schedule that failed, if one did, shrunk to the fewest departures from the
   /// default order that still fail.
   public let failure: ExplorationFailure?
   /// Uncontrolled nondeterminism the exploration met, if it met any: a schedule that went

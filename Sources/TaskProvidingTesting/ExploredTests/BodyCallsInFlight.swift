@@ -33,8 +33,8 @@ final class BodyCallsInFlight: Sendable {
   /// How many calls are under way.
   var running: Int { state.withLock { $0.running } }
 
-  /// Waits until every call has returned, or `bound` has passed; returns whether they all did.
-  func waitUntilNoneRun(within bound: Duration) async -> Bool {
+  /// Waits until every call has returned, or `timeout` has passed; returns whether they all did.
+  func waitUntilNoneRun(within timeout: Duration) async -> Bool {
     await withCheckedContinuation { continuation in
       let done = state.withLock { state -> Bool in
         guard state.running > 0 else { return true }
@@ -42,7 +42,7 @@ final class BodyCallsInFlight: Sendable {
         return false
       }
       if done { return continuation.resume(returning: true) }
-      let nanoseconds = bound.components.seconds.multipliedReportingOverflow(by: 1_000_000_000)
+      let nanoseconds = timeout.components.seconds.multipliedReportingOverflow(by: 1_000_000_000)
       runLater(afterNanoseconds: nanoseconds.overflow ? .max : Int(nanoseconds.partialValue)) {
         [state] in
         let late = state.withLock { state -> CheckedContinuation<Bool, Never>? in

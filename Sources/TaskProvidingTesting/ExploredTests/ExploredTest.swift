@@ -39,7 +39,7 @@ struct ExploredTest<Host: ExploredTestHost>: Sendable {
       }
     }
     if let failure = report.failure {
-      // The narration's run of the reduced schedule is the last that failed.
+      // The narration's run of the shrunk schedule is the last that failed.
       let issues = lastFailure.withLock { $0 }
       let plain =
         failure.reason.hasPrefix(ExploredTestStory.bodyFailed) ? await plainly() : nil

@@ -27,7 +27,7 @@
   /// The first schedule in which the code records a failure (`XCTAssert…`, `XCTFail`, a
   /// thrown error, an issue reported through IssueReporting) is the test's failure, reported
   /// once, at each failure's line, with the schedule's steps and the string that replays it.
-  /// Failures of the schedules the search ran to find and reduce it are not reported: the
+  /// Failures of the schedules the search ran to find and shrink it are not reported: the
   /// subclass takes them from XCTest while a schedule runs, which is why it is a subclass.
   ///
   /// XCTest runs a test method again only through `invokeTest()`, whose wait for an `async`

@@ -2,7 +2,7 @@ import LockSupport
 
 /// The issues a test's body records in one schedule the explorer runs: the failing ones are
 /// the schedule's failure, and are not reported as they come, since the search runs many
-/// schedules to find and reduce one. Of the others (warnings, known issues), only the first
+/// schedules to find and shrink one. Of the others (warnings, known issues), only the first
 /// schedule's are let through, so that each is reported once.
 ///
 /// Each schedule has its own: a body left unfinished by an earlier schedule, which goes on in

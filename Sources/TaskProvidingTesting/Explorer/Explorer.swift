@@ -1,5 +1,5 @@
 /// Runs a scenario's schedules as a strategy says, and turns the first failure into a
-/// report a person can act on: reduced, replayable and narrated step by step.
+/// report a person can act on: shrunk, replayable and narrated step by step.
 @MainActor
 struct Explorer {
   let strategy: ExplorationStrategy
@@ -11,7 +11,7 @@ struct Explorer {
 
   /// An explorer of the scenario `makeSetup` builds, once per schedule.
   init(
-    strategy: ExplorationStrategy, outsideWait: Duration?, jobBound: Duration? = nil,
+    strategy: ExplorationStrategy, outsideWait: Duration?, jobTimeout: Duration? = nil,
     reduces: Bool = true, site: CallSite? = nil, progress: ExplorationProgress? = nil,
     makeSetup: @escaping @MainActor () -> ScheduleSetup
   ) {
@@ -20,20 +20,20 @@ struct Explorer {
     self.runner = ScheduleRunner(
       makeSetup: makeSetup, outsideWait: outsideWait,
       watchdog: JobWatchdog(
-        bound: jobBound ?? TimeoutScale.scaled(JobWatchdog.bound),
+        timeout: jobTimeout ?? TimeoutScale.scaled(JobWatchdog.timeout),
         scope: { "explore(\(strategy))" + (site.map { " at \($0.description)" } ?? "") },
         describe: ScheduleRunner.describe),
       strategy: strategy.description, progress: progress)
   }
 
   /// An exploration under way, one schedule a step: its strategy's search, then the
-  /// reduction of the failure it found, then the narration of its steps.
+  /// shrinking of the failure it found, then the narration of its steps.
   struct Course {
     fileprivate enum Phase {
       case replaying(ScheduleUnderWay<ReplayDecider>)
       case searching(any ScheduleStrategy)
-      case reducing(FailureShrinker, number: Int)
-      case narrating(ScheduleUnderWay<ReplayDecider>, reduced: ScheduleRun, number: Int)
+      case shrinking(FailureShrinker, number: Int)
+      case narrating(ScheduleUnderWay<ReplayDecider>, shrunk: ScheduleRun, number: Int)
       case over(ExplorationReport)
     }
 
@@ -106,13 +106,13 @@ struct Explorer {
       case .waiting(let work): return .waiting(work)
       case .finished(let report): return .over(saidOfOutsideWork(report))
       case .found(let run, let number):
-        course.phase = .reducing(
+        course.phase = .shrinking(
           FailureShrinker(runner: runner, failing: run, strategy: strategy), number: number)
         return .ongoing
       }
-    case .reducing(var shrinker, let number):
+    case .shrinking(var shrinker, let number):
       let step = shrinker.step(waiting: blocks)
-      course.phase = .reducing(shrinker, number: number)
+      course.phase = .shrinking(shrinker, number: number)
       switch step {
       case .trying: return .ongoing
       case .waiting(let work): return .waiting(work)
@@ -123,13 +123,13 @@ struct Explorer {
           of: runner,
           decider: ReplayDecider(shrinker.best.departures, shape: shrinker.best.shape),
           narrate: narrates, narratingLater: course.narratesLater)
-        course.phase = .narrating(schedule, reduced: shrinker.best, number: number)
+        course.phase = .narrating(schedule, shrunk: shrinker.best, number: number)
         return .ongoing
       }
-    case .narrating(let schedule, let reduced, let number):
+    case .narrating(let schedule, let shrunk, let number):
       guard let narrated = schedule.advance(waiting: blocks) else { return waiting(on: schedule) }
       course.narration = narrated.narration
-      return .over(saidOfOutsideWork(report(reduced, narrated: narrated, number: number)))
+      return .over(saidOfOutsideWork(report(shrunk, narrated: narrated, number: number)))
     }
   }
 
@@ -218,7 +218,7 @@ struct Explorer {
 
   /// Where the task exploring was cancelled (a test's time limit passed) while searching,
   /// between two schedules: the search so far, which covers nothing; `nil` elsewhere. A
-  /// failure already found is still reduced and told.
+  /// failure already found is still shrunk and narrated.
   private func stoppedOnCancellation(_ course: Course) -> ExplorationReport? {
     guard case .searching(let search) = course.phase, search.isBetweenSchedules else { return nil }
     return ExplorationReport(
@@ -226,7 +226,7 @@ struct Explorer {
   }
 
   /// Runs the schedule `departures` names, an option no longer there taken as the default, as
-  /// a reduction tries a candidate.
+  /// shrinking tries a candidate.
   func runLeniently(_ departures: [ReplayString.Departure]) {
     var decider = ReplayDecider(departures, lenient: true)
     _ = runner.run(&decider)
@@ -266,30 +266,30 @@ struct Explorer {
       reason: failure.reason, departures: run.departureCount)
   }
 
-  /// The report of a failure found on schedule `number`, reduced to `reduced` and narrated as
+  /// The report of a failure found on schedule `number`, shrunk to `shrunk` and narrated as
   /// `narrated`.
-  private func report(_ reduced: ScheduleRun, narrated: ScheduleRun, number: Int)
+  private func report(_ shrunk: ScheduleRun, narrated: ScheduleRun, number: Int)
     -> ExplorationReport
   {
-    let reason = (narrated.failure ?? reduced.failure)?.reason ?? "the schedule failed"
+    let reason = (narrated.failure ?? shrunk.failure)?.reason ?? "the schedule failed"
     return .failed(
       strategy: strategy, schedules: number, scheduleNumber: number,
-      replay: ReplayString.encode(reduced.departures), steps: narrated.steps,
-      everyStep: narrated.everyStep, reason: reason, departures: reduced.departureCount,
-      nondeterminism: Self.divergence(of: narrated, from: reduced))
+      replay: ReplayString.encode(shrunk.departures), steps: narrated.steps,
+      everyStep: narrated.everyStep, reason: reason, departures: shrunk.departureCount,
+      nondeterminism: Self.divergence(of: narrated, from: shrunk))
   }
 
-  /// What went another way when the failure `reduced` was run once more as `narrated`, or `nil`
+  /// What went another way when the failure `shrunk` was run once more as `narrated`, or `nil`
   /// if it met the same decisions and failed the same way.
-  static func divergence(of narrated: ScheduleRun, from reduced: ScheduleRun) -> String? {
+  static func divergence(of narrated: ScheduleRun, from shrunk: ScheduleRun) -> String? {
     if let divergence = narrated.divergence { return divergence.description }
-    guard narrated.failure?.kind != reduced.failure?.kind else { return nil }
+    guard narrated.failure?.kind != shrunk.failure?.kind else { return nil }
     let ended =
       narrated.failure.map { "it failed otherwise (\($0.reason))" } ?? "it did not fail"
     let met =
-      narrated.decisions.count == reduced.decisions.count
+      narrated.decisions.count == shrunk.decisions.count
       ? "it met the same \(narrated.decisions.count) decisions"
-      : "it met \(narrated.decisions.count) decisions where it had met \(reduced.decisions.count)"
+      : "it met \(narrated.decisions.count) decisions where it had met \(shrunk.decisions.count)"
     return "\(met), but \(ended). " + ScheduleDivergence.causes
   }
 }

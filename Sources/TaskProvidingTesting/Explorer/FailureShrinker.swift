@@ -1,4 +1,4 @@
-/// Reduces a failing schedule to the fewest departures from the default order that still
+/// Shrinks a failing schedule to the fewest departures from the default order that still
 /// fail the same way, then the smallest options: the schedule a person reads is then the
 /// race itself, not the noise around it.
 ///
@@ -47,7 +47,7 @@ struct FailureShrinker {
   /// The candidate under way, kept between two steps while it waits for outside work.
   private var underWay: ScheduleUnderWay<ReplayDecider>?
 
-  /// Where a reduction stands after a step.
+  /// Where shrinking stands after a step.
   enum Step {
     /// It tried a candidate, and has more to try.
     case trying

@@ -41,7 +41,7 @@ struct ScheduleRun {
 
 /// Why a schedule failed.
 struct ScheduleFailure: Equatable {
-  /// What went wrong, without where: a reduced schedule must fail the same way, possibly at
+  /// What went wrong, without where: a shrunk schedule must fail the same way, possibly at
   /// another step.
   enum Kind: Hashable {
     case invariant(String)

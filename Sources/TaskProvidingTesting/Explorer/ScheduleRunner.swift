@@ -134,7 +134,7 @@ struct ScheduleRunner {
       + " as its sleeps"
   }
 
-  /// Where a schedule stopped, in the units its steps are told in: jobs run and choices
+  /// Where a schedule stopped, in the units its steps are narrated in: jobs run and choices
   /// taken, a story's lines being either.
   static func after(choices: Int, jobs: Int) -> String {
     guard choices + jobs > 0 else { return " before anything ran" }

@@ -346,8 +346,8 @@ final class ScheduleUnderWay<D: ScheduleDecider> {
       waited = wait.reported
     }
     if !finished { narrator?.stopped(looping: false, ready: []) }
-    // A narrated schedule's story ends where it stopped, and tells its steps; the count is
-    // said only where no story is told.
+    // A narrated schedule's story ends where it stopped, and narrates its steps; the count is
+    // said only where no story is narrated.
     let stoppedAt = narrator == nil ? ScheduleRunner.after(choices: steps, jobs: jobs) : ""
     guard setup.hasReturned() else {
       return .end(
@@ -377,7 +377,7 @@ final class ScheduleUnderWay<D: ScheduleDecider> {
 
   /// The name of the first of `checks` that does not hold, each run to its end in `scope`
   /// while no other job of it is ready: its jobs run in order, are no steps of the schedule,
-  /// and are not told. A check that does not return once its jobs have run does not hold.
+  /// and are not narrated. A check that does not return once its jobs have run does not hold.
   private func firstBroken(_ checks: [AwaitedCheck], in scope: JobScope) -> String? {
     guard !checks.isEmpty else { return nil }
     if narrator != nil { scope.trace(nil) }

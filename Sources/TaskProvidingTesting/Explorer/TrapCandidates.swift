@@ -1,9 +1,9 @@
-/// The schedules a failing schedule's reduction tries, in the order it tries them: runs of
+/// The schedules a failing schedule's shrinking tries, in the order it tries them: runs of
 /// departures dropped, halves first, then quarters, down to each departure alone, the last
 /// first at each size (as delta debugging does, so a schedule that departs at every yield of
 /// a loop loses the departures that do not matter a run at a time, not one a schedule), then
-/// each option above the second lowered to it. ``FailureShrinker`` and the reduction of a
-/// trapping schedule both try them in this order, numbered, so that a reduction that dies
+/// each option above the second lowered to it. ``FailureShrinker`` and the shrinking of a
+/// trapping schedule both try them in this order, numbered, so that a shrinking that dies
 /// with one of them can be taken up again at the next by a fresh child process.
 enum TrapCandidates {
   static func of(_ departures: [ReplayString.Departure]) -> [[ReplayString.Departure]] {

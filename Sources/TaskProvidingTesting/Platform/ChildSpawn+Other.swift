@@ -8,7 +8,7 @@
     /// No child can be started here.
     package static let isAvailable = false
 
-    /// No children start here: one, for the bound on children at once.
+    /// No children start here: one, for the limit on children at once.
     static let processors = 1
 
     /// Why, as a report gives it.

@@ -11,7 +11,7 @@ import LockSupport
 /// Where the platform offers no way to tell (see `Platform/`), no debugger is ever seen and
 /// the bounds behave as without one.
 enum DebuggerPresence {
-  /// Whether a debugger is attached right now. Read only where a bound is about to fire.
+  /// Whether a debugger is attached right now. Read only where a timeout is about to fire.
   static var isAttached: Bool { debuggerIsAttached() }
 
   private static let told = Locked(false)

@@ -1,7 +1,7 @@
 #if canImport(Dispatch)
   import Dispatch
 
-  /// Runs long or blocking work (waiting for a child process, telling a failure's steps) where
+  /// Runs long or blocking work (waiting for a child process, narrating a failure's steps) where
   /// it holds neither the main actor nor a thread of the concurrency runtime's pool, and
   /// resumes the caller when it is done.
   enum ThreadOfItsOwn {

@@ -38,7 +38,7 @@ final class ProviderScope: Sendable {
 
   /// One way to complete an open call, and how a person reads it ("answer lookup #0: 1").
   struct CallCompletion: Sendable {
-    /// Formatted only when a schedule is told.
+    /// Formatted only when a schedule is narrated.
     let describe: @Sendable () -> String
     let apply: @Sendable () -> Void
     var label: String { describe() }

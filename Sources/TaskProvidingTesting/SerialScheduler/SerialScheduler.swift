@@ -199,7 +199,7 @@ final class SerialRun<R: Sendable> {
       }
     }
     watchdog = JobWatchdog(
-      bound: TimeoutScale.scaled(timeout) + .seconds(1),
+      timeout: TimeoutScale.scaled(timeout) + .seconds(1),
       scope: { "withSerialScheduler at \(site.description)" })
   }
 

@@ -12,7 +12,7 @@ import Testing
 /// schedule in which the body records an issue (`#expect`, `#require`, `Issue.record`, a
 /// thrown error, an issue reported through IssueReporting) is the failure: the test fails
 /// once, with that schedule's issues, its steps and the string that replays it. Issues of the
-/// schedules the search ran to find and reduce it are not reported.
+/// schedules the search ran to find and shrink it are not reported.
 ///
 /// ```swift
 /// @Test(.exploring()) func bothTapsCount() async {

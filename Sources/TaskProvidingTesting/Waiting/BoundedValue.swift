@@ -58,7 +58,7 @@ public struct TaskTimeoutError: Error, CustomStringConvertible {
 ///
 /// A task offers no way to be told when it ends other than awaiting it, so a small watcher
 /// task awaits it and resumes this wait; the wait itself keeps the caller's isolation and
-/// its bound is the shared deadline timer, not a timer task.
+/// its timeout is the shared deadline timer, not a timer task.
 private func boundedResult<Success: Sendable, Failure: Error>(
   of task: Task<Success, Failure>, timeout: Duration, at location: TaskSourceLocation,
   isolation: isolated (any Actor)? = #isolation

@@ -3,11 +3,11 @@
 ///
 /// Set `TASK_PROVIDING_TIMEOUT_SCALE` in the test process's environment to a number of at
 /// least 1, for example `TASK_PROVIDING_TIMEOUT_SCALE=6 swift test --sanitize=thread`. Every
-/// bound of the toolkit then lasts that many times longer: a `ControlledFunction`'s wait for a
-/// call and its answer limit, the test providers' waits for tasks, `value(timeout:)`,
-/// `waitUntil` and the serial scheduler's bound.
+/// timeout of the toolkit then lasts that many times longer: a `ControlledFunction`'s wait for a
+/// call and its answer timeout, the test providers' waits for tasks, `value(timeout:)`,
+/// `waitUntil` and the serial scheduler's timeout.
 ///
-/// Only a failing test ever reaches a bound, so a larger factor slows no passing test: it
+/// Only a failing test ever reaches a timeout, so a larger factor slows no passing test: it
 /// delays a failure's report. A message then names both figures ("within 0.5 seconds × 6").
 /// Without the variable, or with a value that is not a number of at least 1, the factor is 1.
 public enum TimeoutScale {
@@ -25,23 +25,23 @@ public enum TimeoutScale {
     return min(factor, 1_000)
   }
 
-  /// `bound` multiplied by ``factor``.
-  public static func scaled(_ bound: Duration) -> Duration {
-    scaled(bound, by: factor)
+  /// `timeout` multiplied by ``factor``.
+  public static func scaled(_ timeout: Duration) -> Duration {
+    scaled(timeout, by: factor)
   }
 
-  /// `bound` as a message gives it: `0.5 seconds`, or `0.5 seconds × 6` when scaled.
-  public static func describe(_ bound: Duration) -> String {
-    guard factor != 1 else { return "\(bound)" }
+  /// `timeout` as a message gives it: `0.5 seconds`, or `0.5 seconds × 6` when scaled.
+  public static func describe(_ timeout: Duration) -> String {
+    guard factor != 1 else { return "\(timeout)" }
     let shown = factor == factor.rounded() ? "\(Int(factor))" : "\(factor)"
-    return "\(bound) × \(shown)"
+    return "\(timeout) × \(shown)"
   }
 
-  /// `bound` multiplied by `factor`, a year at most before multiplying.
-  package static func scaled(_ bound: Duration, by factor: Double) -> Duration {
-    guard factor != 1, bound > .zero else { return bound }
-    // Past a year a bound never ends anyway; capping first keeps the product in range.
+  /// `timeout` multiplied by `factor`, a year at most before multiplying.
+  package static func scaled(_ timeout: Duration, by factor: Double) -> Duration {
+    guard factor != 1, timeout > .zero else { return timeout }
+    // Past a year a timeout never ends anyway; capping first keeps the product in range.
     let year = Duration.seconds(366 * 24 * 3600)
-    return min(bound, year) * factor
+    return min(timeout, year) * factor
   }
 }

@@ -81,8 +81,8 @@ public struct WaitUntilTimeoutError: Error, CustomStringConvertible {
   /// What was awaited, where, and the model as last seen.
   public var description: String {
     let site = location.map { "waitUntil at \($0): " } ?? ""
-    let bound = TimeoutScale.describe(timeout)
-    return "\(site)The condition did not hold within \(bound). Last observed:\n\(lastObserved)"
+    let shown = TimeoutScale.describe(timeout)
+    return "\(site)The condition did not hold within \(shown). Last observed:\n\(lastObserved)"
   }
 }
 

@@ -146,7 +146,7 @@ struct SuspensionPointTests {
         ])
   }
 
-  /// sourcekit-lsp's stale cache, reduced: a lookup awaits two workspace actors in a loop and
+  /// sourcekit-lsp's stale cache, shrunk: a lookup awaits two workspace actors in a loop and
   /// then stores its answer, while an invalidation changes a workspace and clears the cache.
   /// The bug needs the invalidation between two hops of the lookup's loop.
   @Test func aRaceBetweenTwoHopsOfALoopIsFound() async {

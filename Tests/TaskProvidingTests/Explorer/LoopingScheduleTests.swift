@@ -4,7 +4,7 @@ import Testing
 
 @testable import TaskProvidingTesting
 
-/// A schedule that never settles, because a task polls in a loop, is told as a person can
+/// A schedule that never settles, because a task polls in a loop, is narrated as a person can
 /// read it: one turn of the loop, how often it came again, and at the end which task was
 /// ready to run again and where each other task waits.
 @Suite(.timeLimit(.minutes(ThreadSanitizer.minutes(2))))
@@ -14,9 +14,9 @@ struct LoopingScheduleTests {
     // A schedule's tasks outlive it: the pollers stop once the test is done with them.
     let stop = Locked(false)
     // The limits lowered, so that the loop is reported after thousands of jobs, not a million,
-    // and told up to hundreds of steps.
+    // and narrated up to hundreds of steps.
     await ScheduleRunner.$maximumJobs.withValue(3_000) {
-      await ScheduleNarrator.$mostToldSteps.withValue(500) {
+      await ScheduleNarrator.$mostNarratedSteps.withValue(500) {
         await withKnownIssue {
           report = await explore(.exhaustive()) { exploration in
             let flag = Flag()
@@ -47,7 +47,7 @@ struct LoopingScheduleTests {
     #expect(last.contains("task #0 'poller' is ready to run again"), "\(last)")
     #expect(last.contains("task #1 'sleeper' waits"), "\(last)")
     // Every step is kept only up to a bound, then the same end.
-    // Each kept step is a job or a choice; a line may tell more than one.
+    // Each kept step is a job or a choice; a line may name more than one.
     #expect(failure.everyStep.count <= 500 + 2)
     #expect(failure.everyStep.last == last)
   }

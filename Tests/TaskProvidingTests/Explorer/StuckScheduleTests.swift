@@ -18,7 +18,7 @@ import Testing
 /// for a job from outside must not fall in that while.
 @Suite(.serialized, .timeLimit(.minutes(ThreadSanitizer.minutes(5))))
 struct StuckScheduleTests {
-  /// A wake-up lost because the signal came before the waiter registered: found, reduced and
+  /// A wake-up lost because the signal came before the waiter registered: found, shrunk and
   /// reported as stuck with nothing outside under way, so no schedule waited out
   /// `outsideWait`.
   @Test func aLostWakeUpIsStuckWithNothingOutside() async {
@@ -127,7 +127,7 @@ struct StuckScheduleTests {
   @MainActor
   static func exploreAJobThatNeverReturns() async -> ExplorationReport {
     await exploring(
-      .exhaustive(), jobBound: .milliseconds(500),
+      .exhaustive(), jobTimeout: .milliseconds(500),
       at: CallSite(fileID: #fileID, filePath: #filePath, line: #line, column: #column)
     ) { _ in
       let lock = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)

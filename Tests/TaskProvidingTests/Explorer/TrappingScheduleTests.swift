@@ -5,7 +5,7 @@ import TaskProvidingTesting
 import Testing
 
 /// A schedule that traps (a continuation resumed twice, a failed `precondition`) is reported
-/// like any failing schedule, with the runtime's message, a replay string, the reduced
+/// like any failing schedule, with the runtime's message, a replay string, the shrunk
 /// schedule and its steps up to the trap, and the test run goes on: the exploration runs in a
 /// child process of the test binary, which the trap ends instead of this one.
 ///
@@ -29,14 +29,14 @@ struct TrappingScheduleTests {
     #expect(Set(Self.trapMessage.keys) == Set(CatalogEntry.trapping.map(\.name)))
   }
 
-  @Test func exhaustiveSearchReportsEachTrapReducedToldAndReplayable() async throws {
+  @Test func exhaustiveSearchReportsEachTrapShrunkNarratedAndReplayable() async throws {
     for entry in CatalogEntry.trapping {
       let found = try #require(await CatalogTests.findBug(entry, with: .exhaustive()), "\(entry)")
       #expect(found.reason.hasPrefix("the schedule trapped: "), "\(entry): \(found.reason)")
       #expect(found.reason.contains(Self.trapMessage[entry.name] ?? "?"), "\(entry)")
       #expect(found.replay.hasPrefix("x2:"), "\(entry)")
       #expect(found.departures == found.replay.count { $0 == "." }, "\(entry)")
-      // Told up to the trap: the last step is the job that trapped, or the choice before it.
+      // Narrated up to the trap: the last step is the job that trapped, or the choice before it.
       #expect(!found.steps.isEmpty, "\(entry)")
       var replayed: ExplorationReport?
       await withKnownIssue {
@@ -49,7 +49,7 @@ struct TrappingScheduleTests {
   }
 
   /// The response and the timeout both resume the request only when the timeout fires while
-  /// the response is being logged: one departure from the default order, told as such.
+  /// the response is being logged: one departure from the default order, narrated as such.
   @Test func theContinuationResumedTwiceNeedsOneDeparture() async throws {
     let found = try #require(
       await CatalogTests.findBug(.continuationResumedTwice, with: .exhaustive()))

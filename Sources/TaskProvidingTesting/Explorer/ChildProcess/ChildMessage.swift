@@ -6,15 +6,15 @@ enum ChildMessage: Codable, Equatable {
   case scheduleBegins
   /// The schedule under way departs from the default order: option `option` at `decision`.
   case departed(decision: Int, option: Int)
-  /// A candidate of a trapping schedule's reduction begins: the `index`th.
+  /// A candidate of a trapping schedule's shrinking begins: the `index`th.
   case candidateBegins(index: Int)
   /// Every candidate the child was to run ran, and none ended it.
   case candidatesRan
   /// The exploration ended, and nothing ended the child: its report.
   case report(ReportPayload)
-  /// The steps of the schedule being told, as far as it went.
+  /// The steps of the schedule being narrated, as far as it went.
   case steps([String])
-  /// A job did not return within the watchdog's bound, which ends the child: the watchdog's
+  /// A job did not return within the watchdog's timeout, which ends the child: the watchdog's
   /// account of the job.
   case jobNeverReturned(String)
 

@@ -32,7 +32,7 @@ struct ChildProcess {
     return nil
   }
 
-  /// The steps the child told, if it told any.
+  /// The steps the child narrated, if it narrated any.
   var steps: [String]? {
     for case .steps(let steps) in messages.reversed() { return steps }
     return nil
@@ -41,7 +41,7 @@ struct ChildProcess {
   /// How many schedules began.
   var schedules: Int { messages.count { $0 == .scheduleBegins } }
 
-  /// The candidates of a reduction that began, in order.
+  /// The candidates of a shrinking that began, in order.
   var candidates: [Int] {
     messages.compactMap { if case .candidateBegins(let index) = $0 { index } else { nil } }
   }

@@ -6,9 +6,9 @@ struct ChildRequest: Codable {
   enum Mode: Codable, Equatable {
     /// Explore, and report whether a schedule traps.
     case explore
-    /// Run the candidates of reducing `schedule`, from the `start`th, until one ends the child.
-    case reduce(schedule: [ReplayString.Departure], start: Int)
-    /// Replay `schedule`, telling its steps up to where it ends the child.
+    /// Run the candidates of shrinking `schedule`, from the `start`th, until one ends the child.
+    case shrink(schedule: [ReplayString.Departure], start: Int)
+    /// Replay `schedule`, narrating its steps up to where it ends the child.
     case narrate(schedule: [ReplayString.Departure])
   }
 

@@ -2,7 +2,7 @@ import LockSupport
 
 /// How many children explore at once, across every exploration of the process: half the
 /// processors, at least one. A child is the whole test binary started again, and Swift
-/// Testing starts every test at once, so without a bound each exploration of a suite would
+/// Testing starts every test at once, so without a limit each exploration of a suite would
 /// start its child in the same moment, and the tests beside them (their models, their
 /// timeouts) would wait for processors the children took. A child's wait for a turn
 /// holds no processor: the `async` forms of `explore` wait on a thread of the toolkit's own,

@@ -12,7 +12,7 @@ import Testing
 /// again, filtered to the test that called it, and the child runs the test up to the same `explore` call
 /// (earlier calls of the same test are handed the reports they gave here) and explores
 /// there, writing as it goes which schedule it runs. When the child dies, the test process
-/// knows the schedule and reads why from the child's standard error; further children reduce
+/// knows the schedule and reads why from the child's standard error; further children shrink
 /// the schedule and narrate its steps up to the trap. When the child ends normally, the test
 /// process explores itself, so that what the scenario leaves behind is the test's to read.
 ///
@@ -183,7 +183,7 @@ package enum ExplorationProcess {
         strategy: strategy, number: schedules, departures: best, steps: [], reason: death.reason)
     }
     // A replay runs the schedule it names, as it is.
-    if replay == nil { best = reduce(best, dyingAs: trap, call: call) }
+    if replay == nil { best = shrink(best, dyingAs: trap, call: call) }
     let narrated = ChildProcess.run(call, mode: .narrate(schedule: best))
     let steps = narrated.steps ?? []
     return failed(
@@ -191,10 +191,10 @@ package enum ExplorationProcess {
       reason: death.reason)
   }
 
-  /// A trapping schedule reduced, as ``FailureShrinker`` reduces others: each child tries the
+  /// A trapping schedule shrunk, as ``FailureShrinker`` shrinks others: each child tries the
   /// candidates from where the last one died, and a candidate that traps the same way and is
-  /// nearer the default order becomes the schedule to reduce.
-  private nonisolated static func reduce(
+  /// nearer the default order becomes the schedule to shrink.
+  private nonisolated static func shrink(
     _ departures: [ReplayString.Departure], dyingAs trap: String, call: ChildCall
   ) -> [ReplayString.Departure] {
     var best = departures
@@ -203,7 +203,7 @@ package enum ExplorationProcess {
     var children = 0
     while budget > 0, children < 40 {
       children += 1
-      let child = ChildProcess.run(call, mode: .reduce(schedule: best, start: start))
+      let child = ChildProcess.run(call, mode: .shrink(schedule: best, start: start))
       let tried = child.candidates
       budget -= tried.count
       guard !child.messages.contains(.candidatesRan), let index = tried.last,
@@ -259,7 +259,7 @@ package enum ExplorationProcess {
     // A job that never returns ends the child: the test process hears it as a message.
     JobWatchdog.tellBeforeEnding { progress.send(.jobNeverReturned($0)) }
     switch request.mode {
-    case .reduce(let schedule, let start):
+    case .shrink(let schedule, let start):
       let candidates = TrapCandidates.of(schedule)
       for index in candidates.indices.dropFirst(start) {
         progress.candidateBegins(index)

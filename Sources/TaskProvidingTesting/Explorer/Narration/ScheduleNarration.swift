@@ -24,8 +24,8 @@ extension ScheduleNarrator {
         }
       }
       var text = writer.text(folded: folded)
-      if state.untold > 0 {
-        text.append("… \(state.untold) more steps, not told")
+      if state.unnarrated > 0 {
+        text.append("… \(state.unnarrated) more steps, not told")
       }
       if let unfinished = state.unfinished {
         text.append(writer.stop(unfinished, looping: state.stoppedLooping))
@@ -34,7 +34,7 @@ extension ScheduleNarrator {
     }
   }
 
-  /// Tells the steps one by one, keeping what it learns on the way: which tasks have started
+  /// Narrates the steps one by one, keeping what it learns on the way: which tasks have started
   /// and which have entered which actor.
   struct NarrationWriter {
     private struct Line {
@@ -63,7 +63,7 @@ extension ScheduleNarrator {
     /// actor's methods and not yet returned from it.
     private var entered: [UInt: Set<TaskIdentity>] = [:]
     private var lines: [Line] = []
-    /// A mark for each frame whose line a step will tell, by the frame.
+    /// A mark for each frame whose line a step will name, by the frame.
     private var lineMarks: [CodeFrame: Int] = [:]
     /// Jobs of one task in a row, with nothing between them, are one stretch of that task:
     /// narrated as one step, from where it resumed to where it went on.
@@ -244,7 +244,7 @@ extension ScheduleNarrator {
     mutating func stop(
       _ unfinished: [(task: TaskIdentity, frames: [CodeFrame]?, isReady: Bool)], looping: Bool
     ) -> String {
-      let told = unfinished.map { task, frames, isReady in
+      let narrated = unfinished.map { task, frames, isReady in
         let place = place(frames) ?? ""
         return isReady
           ? "\(name(task)) is ready to run again" + place + " (it loops)"
@@ -252,7 +252,7 @@ extension ScheduleNarrator {
       }
       let lead =
         looping ? "then the schedule stops, as it would not settle" : "then nothing can run"
-      return resolve(told.isEmpty ? lead : lead + ": " + told.joined(separator: "; "))
+      return resolve(narrated.isEmpty ? lead : lead + ": " + narrated.joined(separator: "; "))
     }
 
     /// The lines; where some matter, each run of three or more that only go on in the default
@@ -313,7 +313,7 @@ extension ScheduleNarrator {
     static let longestRepeat = 12
 
     /// `lines` with each block of up to ``longestRepeat`` lines that comes three times or more
-    /// in a row told once, then how often it came again: a loop reads as one turn of it.
+    /// in a row narrated once, then how often it came again: a loop reads as one turn of it.
     static func foldingRepeats(_ lines: [String]) -> [String] {
       var folded: [String] = []
       var index = 0

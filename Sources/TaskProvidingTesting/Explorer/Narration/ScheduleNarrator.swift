@@ -4,7 +4,7 @@ import TaskProviding
 /// Records a schedule as a person will read it: each choice by its label, and each job by its
 /// task, where that task resumes, and which tasks ran in it; ``Narration`` writes the steps.
 ///
-/// Only the schedule that is reported is narrated, once it has been reduced: reading tasks'
+/// Only the schedule that is reported is narrated, once it has been shrunk: reading tasks'
 /// resume points and symbolicating them costs far more than running the schedule. While it
 /// narrates it keeps every task it sees alive (one retain each, given back at the end), so
 /// reading where a parked task will resume never reads a freed one.
@@ -63,8 +63,8 @@ final class ScheduleNarrator: Sendable {
     /// Set where the schedule stopped unfinished: each task that had not ended, in the order
     /// first seen, where it was to resume, and whether it was ready to run again.
     var unfinished: [(task: TaskIdentity, frames: [CodeFrame]?, isReady: Bool)]?
-    /// Steps past ``ScheduleNarrator/mostToldSteps``, counted and not kept.
-    var untold = 0
+    /// Steps past ``ScheduleNarrator/mostNarratedSteps``, counted and not kept.
+    var unnarrated = 0
     /// Whether it stopped because it would not settle, rather than because nothing could run.
     var stoppedLooping = false
   }
@@ -72,11 +72,11 @@ final class ScheduleNarrator: Sendable {
   /// The most steps a story keeps: a schedule that loops runs up to the explorer's limit of
   /// jobs, whose every step no one reads, and keeping each would cost memory and time.
   /// The explorer's own tests lower it, with ``ScheduleRunner/maximumJobs``.
-  @TaskLocal static var mostToldSteps = 10_000
+  @TaskLocal static var mostNarratedSteps = 10_000
 
   private let state = Locked(State())
   /// Read once: a task-local, which every step would otherwise look up.
-  private let mostTold = ScheduleNarrator.mostToldSteps
+  private let mostNarrated = ScheduleNarrator.mostNarratedSteps
   private let taskLabel: @MainActor (UInt) -> String?
 
   init(taskLabel: @escaping @MainActor (UInt) -> String?) {
@@ -133,8 +133,8 @@ final class ScheduleNarrator: Sendable {
   /// A choice taken; `aheadOf` what the default order would have taken instead.
   func choice(_ label: String, aheadOf first: Default?) {
     state.withLock { state in
-      guard state.steps.count < mostTold else {
-        state.untold += 1
+      guard state.steps.count < mostNarrated else {
+        state.unnarrated += 1
         return
       }
       state.steps.append(.choice(label, aheadOf: first))
@@ -144,16 +144,16 @@ final class ScheduleNarrator: Sendable {
   /// A job about to run; `decided` when other jobs were ready too, `oldest` first among them.
   @MainActor
   func job(_ job: ReadyJob, oldest: ReadyJob, decided: Bool) {
-    let isTold = state.withLock { state in
-      guard state.steps.count < mostTold else {
-        state.untold += 1
-        // Not told, so ``didRun()`` has no step to complete.
+    let isNarrated = state.withLock { state in
+      guard state.steps.count < mostNarrated else {
+        state.unnarrated += 1
+        // Not narrated, so ``didRun()`` has no step to complete.
         state.running = nil
         return false
       }
       return true
     }
-    guard isTold else { return }
+    guard isNarrated else { return }
     let resume = job.task.map { ResumePoint.frames(ofTask: $0.address) }
     // Asked now: the setup knows a task only while it is pending.
     let label = job.task.flatMap { task in
@@ -216,7 +216,7 @@ final class ScheduleNarrator: Sendable {
   }
 
   /// The schedule stops here with work unfinished: nothing can run, or, if `looping`, it would
-  /// not settle. Its story ends by telling where each task that has not ended waits, and which
+  /// not settle. Its story ends by naming where each task that has not ended waits, and which
   /// of them, among `ready`, were ready to run again. Read now, while every task is kept alive.
   func stopped(looping: Bool, ready: [TaskIdentity]) {
     state.withLock { state in
@@ -225,7 +225,7 @@ final class ScheduleNarrator: Sendable {
         guard state.retained.contains(task), !state.sleepEnds.contains(task),
           !ResumePoint.hasEnded(task: task.address)
         else { return nil }
-        // Read again: steps past the most told updated no task's place.
+        // Read again: steps past the most narrated updated no task's place.
         return (task, ResumePoint.frames(ofTask: task.address), ready.contains(task))
       }
     }

@@ -2,7 +2,7 @@
 struct ReplayDecider: ScheduleDecider {
   private var options: [Int: Int] = [:]
   /// Whether an option named that is not there becomes the default instead of stopping the
-  /// schedule: what reducing a failure needs, since removing one departure can move the
+  /// schedule: what shrinking a failure needs, since removing one departure can move the
   /// decisions after it.
   private let lenient: Bool
   /// The decisions the run it replays met, to stop where this one meets others; empty: none

@@ -33,7 +33,7 @@ enum SearchStep {
   case searching
   /// Its schedule waits for a job from outside its scope.
   case waiting(OutsideWork)
-  /// Schedule `number` failed: the search is over, and the failure is to be reduced and narrated.
+  /// Schedule `number` failed: the search is over, and the failure is to be shrunk and narrated.
   case found(ScheduleRun, number: Int)
   /// It ran every schedule it was asked for, none failing.
   case finished(ExplorationReport)

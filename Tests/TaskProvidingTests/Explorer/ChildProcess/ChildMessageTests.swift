@@ -39,7 +39,7 @@ struct ChildMessageTests {
     #expect(child.departuresOfLastSchedule() == [ReplayString.Departure(decision: 1, option: 1)])
   }
 
-  @Test func aReductionsCandidatesAreReadFromTheirMessages() {
+  @Test func shrinkingCandidatesAreReadFromTheirMessages() {
     let child = ChildProcess(
       messages: [
         .candidateBegins(index: 0), .scheduleBegins, .departed(decision: 2, option: 1),
@@ -63,7 +63,7 @@ struct ChildMessageTests {
     let request = ChildRequest(
       output: "/tmp/out",
       call: call,
-      mode: .reduce(schedule: [ReplayString.Departure(decision: 2, option: 1)], start: 3))
+      mode: .shrink(schedule: [ReplayString.Departure(decision: 2, option: 1)], start: 3))
     let text = try #require(request.encoded)
     let decoded = try #require(ChildRequest(decoding: text))
     #expect(decoded.output == "/tmp/out")

@@ -3,7 +3,7 @@ import SuiteSupport
 import TaskProvidingTesting
 import Testing
 
-/// A failing schedule is told so the race can be read in a few lines: tasks by their names,
+/// A failing schedule is narrated so the race can be read in a few lines: tasks by their names,
 /// the scenario's own steps as the scenario's, a task entering an actor while another is
 /// suspended inside it, and the default order around the departures folded away.
 ///
@@ -62,7 +62,7 @@ struct ScheduleNarrationTests {
   }
 
   /// A wait in the scenario itself that overtakes the task scheduling the work it waits
-  /// for: the scenario's own steps are told, named as the scenario.
+  /// for: the scenario's own steps are narrated, named as the scenario.
   @Test func theScenariosOwnStepsAreNamedAsTheScenario() async throws {
     let found = await Self.failure(of: .exhaustive()) { exploration in
       let graph = Graph()

@@ -3,9 +3,9 @@ import TaskProvidingTesting
 import Testing
 
 /// A failure found by a strategy that departs from the default order at nearly every step
-/// (PCT, random) is reduced to the departures that matter, and told in a few steps: the
-/// reduction drops runs of departures at a time, not one a schedule.
-@MainActor @Suite(.exploresInProcess) struct ReductionTests {
+/// (PCT, random) is shrunk to the departures that matter, and narrated in a few steps:
+/// shrinking drops runs of departures at a time, not one a schedule.
+@MainActor @Suite(.exploresInProcess) struct ShrinkingTests {
   /// A count two tasks each read, then write one more, yielding in a loop between the two.
   final class Count: Sendable {
     let value = Mutex(0)
@@ -25,7 +25,7 @@ import Testing
   @Test(arguments: [
     ExplorationStrategy.pct(seed: 1, schedules: 200, depth: 3), .random(seed: 1, schedules: 200),
   ])
-  func aLostUpdateBetweenYieldingLoopsIsReducedToItsRace(_ strategy: ExplorationStrategy) async {
+  func aLostUpdateBetweenYieldingLoopsIsShrunkToItsRace(_ strategy: ExplorationStrategy) async {
     var report: ExplorationReport?
     await withKnownIssue {
       report = await explore(strategy) { exploration in
