@@ -5,12 +5,12 @@
 final class DriverContext {
   /// One entry of a stack: a queue, and for a running job its lane.
   private final class Frame {
-    let queue: JobRouter.Queue
+    let queue: JobScope
     /// The job's lane; an adopting frame's is never read.
     let lane: JobLane
     let below: Frame?
 
-    init(_ queue: JobRouter.Queue, lane: JobLane, below: Frame?) {
+    init(_ queue: JobScope, lane: JobLane, below: Frame?) {
       self.queue = queue
       self.lane = lane
       self.below = below
@@ -29,7 +29,7 @@ final class DriverContext {
   @exclusivity(unchecked) private var adopting: Frame?
 
   /// The queue a job enqueued on this thread right now belongs to, if any.
-  @exclusivity(unchecked) private(set) var owner: JobRouter.Queue?
+  @exclusivity(unchecked) private(set) var owner: JobScope?
 
   /// Whether main-actor code may run here now: not inside one of its pool jobs.
   @exclusivity(unchecked) private(set) var isOnMainActor = true
@@ -41,7 +41,7 @@ final class DriverContext {
   @exclusivity(unchecked) var caughtMainActorJob: UnownedJob?
 
   /// It starts running one of `queue`'s jobs, from `lane`.
-  func beginJob(of queue: JobRouter.Queue, lane: JobLane) {
+  func beginJob(of queue: JobScope, lane: JobLane) {
     running = Frame(queue, lane: lane, below: running)
     settle()
   }
@@ -53,7 +53,7 @@ final class DriverContext {
   }
 
   /// It starts work for `queue` outside any job.
-  func beginAdopting(_ queue: JobRouter.Queue) {
+  func beginAdopting(_ queue: JobScope) {
     adopting = Frame(queue, lane: .mainActor, below: adopting)
     settle()
   }

@@ -30,17 +30,15 @@ final class JobRouter: Sendable {
 
   // MARK: Scopes
 
-  /// Opens `queue` for a scope driven by the calling thread; the first scope installs the
-  /// hooks. `false` when the runtime lacks them.
-  func open(_ queue: Queue) -> Bool {
-    guard RuntimeHooks.isAvailable else { return false }
+  /// Registers `scope`, just opened on the calling thread; the first scope installs the
+  /// hooks.
+  func register(_ scope: JobScope) {
     _ = RuntimeHooks.realMainExecutor
-    _ = DriverContext.enter()
     registry.write { registry in
       let first = registry.openCount == 0
       registry.openCount += 1
-      queue.isOpen = true
-      queue.clearingsAtOpen = registry.clearings
+      scope.isOpen = true
+      scope.clearingsAtOpen = registry.clearings
       // The slots are written under the lock, as the count is: a scope opening on one
       // thread while the last closes on another would otherwise find the hooks it installs
       // cleared by the closing one, or take our own hook for another owner's.
@@ -53,60 +51,37 @@ final class JobRouter: Sendable {
         RuntimeHooks.mainExecutor?.pointee = Self.mainHook
       }
     }
-    TaskCreation.scopeOpened()
-    return true
   }
 
-  /// Closes `queue`: forgets its tasks, hands the jobs it never ran back to the runtime, and
-  /// the last scope puts back the hooks it found. Returns `false` when another owner
-  /// (`withMainSerialExecutor`, `uncheckedUseMainSerialExecutor = false`) cleared the global
-  /// hook while the scope was open, so that some of the scope's pool jobs may have run
-  /// outside it.
-  @discardableResult
-  func close(_ queue: Queue) -> Bool {
+  /// Forgets `scope`, closing, and its tasks; the last scope puts back the hooks it found.
+  /// Returns `false` when another owner (`withMainSerialExecutor`,
+  /// `uncheckedUseMainSerialExecutor = false`) cleared the global hook while the scope was
+  /// open, so that some of the scope's pool jobs may have run outside it.
+  func unregister(_ scope: JobScope) -> Bool {
     keepGlobalHook()
     // A scope whose jobs all reached it through its executors lost none while the slot was
     // empty; one that was given jobs through the global hook may have.
-    let cleared = registry.read { $0.clearings != queue.clearingsAtOpen }
-    let hookHeld = !cleared || queue.state.withLock { $0.globalHookArrivals == 0 }
+    let cleared = registry.read { $0.clearings != scope.clearingsAtOpen }
+    let hookHeld = !cleared || scope.state.withLock { $0.globalHookArrivals == 0 }
     registry.write { registry in
-      if queue.isOpen {
-        queue.isOpen = false
+      if scope.isOpen {
+        scope.isOpen = false
         registry.openCount -= 1
       }
-      for address in queue.claimedTasks where registry.taskOwners[address]?.queue === queue {
+      for address in scope.claimedTasks where registry.taskOwners[address]?.scope === scope {
         registry.taskOwners[address] = nil
       }
-      for address in queue.claimedActorTurns where registry.actorTurnOwners[address] === queue {
+      for address in scope.claimedActorTurns where registry.actorTurnOwners[address] === scope {
         registry.actorTurnOwners[address] = nil
       }
-      queue.claimedTasks = []
-      queue.claimedActorTurns = []
+      scope.claimedTasks = []
+      scope.claimedActorTurns = []
       if registry.openCount == 0 {
         RuntimeHooks.global?.pointee = registry.previousGlobal
         RuntimeHooks.mainExecutor?.pointee = registry.previousMain
         Self.chain(nil)
       }
     }
-    let (leftovers, timers, now) = queue.state.withLock {
-      state -> ([ReadyJob], [ScopeTimer], Duration) in
-      state.isClosed = true
-      defer {
-        state.jobs = []
-        state.head = 0
-        state.timers = []
-      }
-      return (Array(state.jobs[state.head...]), state.timers, state.now)
-    }
-    // A sleep still under way when its scope ends goes on in real time for what is left of
-    // it: it ends neither early nor never.
-    for timer in timers {
-      let left = max(timer.deadline - now, .zero).dispatchNanoseconds
-      runLater(afterNanoseconds: left) { Self.forward(timer.job, .pool) }
-    }
-    DriverContext.leave()
-    TaskCreation.scopeClosed()
-    for entry in leftovers { Self.forward(entry.job, entry.lane) }
     return hookHeld
   }
 
@@ -181,18 +156,6 @@ final class JobRouter: Sendable {
       == unsafeBitCast(globalHook, to: UnsafeRawPointer.self)
   }
 
-  /// Runs `body` with every job the calling thread enqueues meanwhile counted as `queue`'s.
-  func adopting<R>(_ queue: Queue, _ body: () throws -> R) rethrows -> R {
-    let context = DriverContext.current
-    context?.beginAdopting(queue)
-    defer { context?.endAdopting() }
-    return try body()
-  }
-
-  func setTracer(_ queue: Queue, _ tracer: (@Sendable (JobEvent) -> Void)?) {
-    queue.state.withLock { $0.tracer = tracer }
-  }
-
   // MARK: Routing
 
   /// Where `route` put a job.
@@ -218,16 +181,16 @@ final class JobRouter: Sendable {
     var actor: UInt?
     if case .none = identity { actor = RuntimeHooks.actor(ofTurn: pointer) }
     // Who owns it, and whether the registry must learn that this task or actor turn is its.
-    let found = registry.read { registry -> (queue: Queue, claim: Bool)? in
+    let found = registry.read { registry -> (scope: JobScope, claim: Bool)? in
       guard registry.openCount > 0 else { return nil }
       if let identity, let known = registry.taskOwners[address], known.id == identity.id {
-        return (known.queue, false)
+        return (known.scope, false)
       }
       var owner = DriverContext.current?.owner
       if case .none = owner, let current, let known = registry.taskOwners[current.address],
         known.id == current.id
       {
-        owner = known.queue
+        owner = known.scope
       }
       if case .none = owner, let actor, case .none = current {
         owner = registry.actorTurnOwners[actor]
@@ -243,92 +206,48 @@ final class JobRouter: Sendable {
       }
       return (owner, !known)
     }
-    guard let (queue, claim) = found else { return .foreign }
-    if claim { self.claim(address, identity: identity, actor: actor, for: queue) }
-    let outside = !fromSleep && DriverContext.current?.owner !== queue
-    let queued = queue.state.withLock {
-      state -> (entry: ReadyJob, wake: Queue.Waking, tracer: (@Sendable (JobEvent) -> Void)?)? in
-      guard !state.isClosed else { return nil }
-      if outside { state.outsideArrivals += 1 }
-      if !outside, state.effects != nil {
-        if let identity { state.effects?.tasks.append(identity) }
-        if let actor { state.effects?.actors.append(actor) }
-        if case .mainActor = lane { state.effects?.mainActor = true }
-      }
-      if fromGlobalHook { state.globalHookArrivals += 1 }
-      if let current, !state.unpreferred.isEmpty, state.unpreferredNames[current] == nil,
-        state.unpreferred.contains(current), let name = RuntimeHooks.currentTaskName()
-      {
-        state.unpreferredNames[current] = name
-      }
-      let entry = ReadyJob(
-        sequence: state.nextSequence, lane: lane, task: identity, actor: actor,
-        endsSleep: fromSleep, job: job)
-      state.nextSequence += 1
-      state.jobs.append(entry)
-      if let identity {
-        if !state.hopping.isEmpty, let executors = state.hopping.removeValue(forKey: identity) {
-          state.runAtOnce = (entry.sequence, executors)
-        } else if lane == .pool, identity == state.standingIn {
-          state.runAtOnce = (entry.sequence, .standIn)
-        }
-      }
-      return (entry, state.wakeDriver(), state.tracer)
-    }
-    guard let (entry, wake, tracer) = queued else { return .foreign }
-    queue.wake(wake)
-    if let tracer {
-      tracer(
-        JobEvent(
-          sequence: entry.sequence, lane: lane, task: identity, enqueuedBy: current,
-          enqueuerName: current == nil ? nil : RuntimeHooks.currentTaskName(),
-          endsSleep: fromSleep))
-    }
-    return .queued
+    guard let (scope, claim) = found else { return .foreign }
+    if claim { self.claim(address, identity: identity, actor: actor, for: scope) }
+    let outside = !fromSleep && DriverContext.current?.owner !== scope
+    let queued = scope.accept(
+      job, lane: lane, task: identity, actor: actor, enqueuer: current, outside: outside,
+      fromSleep: fromSleep, fromGlobalHook: fromGlobalHook)
+    return queued ? .queued : .foreign
   }
 
-  /// Records that the task or actor turn at `address` is `queue`'s from now on.
+  /// Records that the task or actor turn at `address` is `scope`'s from now on.
   private func claim(
-    _ address: UInt, identity: TaskIdentity?, actor: UInt?, for queue: Queue
+    _ address: UInt, identity: TaskIdentity?, actor: UInt?, for scope: JobScope
   ) {
     registry.write { registry in
-      guard queue.isOpen else { return }
+      guard scope.isOpen else { return }
       if let identity {
         var isNew = true
         if let known = registry.taskOwners[address], known.id == identity.id { isNew = false }
         if isNew {
-          registry.taskOwners[address] = (identity.id, queue)
-          queue.claimedTasks.append(address)
+          registry.taskOwners[address] = (identity.id, scope)
+          scope.claimedTasks.append(address)
         }
       }
-      if let actor, registry.actorTurnOwners[actor] !== queue {
-        registry.actorTurnOwners[actor] = queue
-        queue.claimedActorTurns.append(actor)
+      if let actor, registry.actorTurnOwners[actor] !== scope {
+        registry.actorTurnOwners[actor] = scope
+        scope.claimedActorTurns.append(actor)
       }
     }
   }
 
-  /// The open queue the calling thread works for: the one whose job or work it runs, or the
+  /// The open scope the calling thread works for: the one whose job or work it runs, or the
   /// one that owns the task running here.
-  func owningQueue() -> Queue? {
+  func owningScope() -> JobScope? {
     if let owner = DriverContext.current?.owner { return owner }
     guard let task = RuntimeHooks.currentTask(), let current = RuntimeHooks.taskIdentity(task)
     else { return nil }
     return registry.read { registry in
       guard let known = registry.taskOwners[current.address], known.id == current.id,
-        known.queue.isOpen
+        known.scope.isOpen
       else { return nil }
-      return known.queue
+      return known.scope
     }
-  }
-
-  /// Notes that the task at `address`, just spawned by `queue`'s code, takes the scope's task
-  /// executor as its preference as its first step (``ScopeTaskPreference``).
-  func prefer(taskAt address: UInt, in queue: Queue) {
-    guard let pointer = UnsafeRawPointer(bitPattern: address),
-      let identity = RuntimeHooks.taskIdentity(pointer)
-    else { return }
-    queue.state.withLock { _ = $0.takingPreference.insert(identity) }
   }
 
   /// Notes, in the running task, a change of the scope's preference that the task did not
@@ -350,31 +269,13 @@ final class JobRouter: Sendable {
     }
   }
 
-  private func updatePreference(_ update: (inout Queue.State, TaskIdentity) -> Void) {
+  private func updatePreference(_ update: (inout ScopeState, TaskIdentity) -> Void) {
     guard let pointer = RuntimeHooks.currentTask(),
       let task = RuntimeHooks.taskIdentity(pointer),
       !RuntimeHooks.hasTaskExecutorPreference(unsafeBitCast(pointer, to: UnownedJob.self)),
-      let queue = owningQueue()
+      let scope = owningScope()
     else { return }
-    queue.state.withLock { update(&$0, task) }
-  }
-
-  /// Where task creation cannot be watched: whether an actor's turn ran in `queue`, and the
-  /// names of the first few such actors' types.
-  func unwatchedActorTurns(_ queue: Queue) -> (ran: Bool, actors: [String]) {
-    queue.state.withLock { ($0.ranUnwatchedActorTurn, $0.unwatchedActors) }
-  }
-
-  /// The names, where seen, of the tasks whose jobs ran in `queue` without the scope's
-  /// preference, first seen first.
-  func unpreferredTaskNames(_ queue: Queue) -> [String?] {
-    queue.state.withLock { state in state.unpreferred.map { state.unpreferredNames[$0] } }
-  }
-
-  /// What `queue` may still hear from outside its driver: sleeps not yet ended, and whether
-  /// any job has come from another thread.
-  func outsideWork(_ queue: Queue) -> (pendingSleeps: Int, arrivals: Int) {
-    queue.state.withLock { ($0.pendingSleeps, $0.outsideArrivals) }
+    scope.state.withLock { update(&$0, task) }
   }
 
   /// Hands a job that is nobody's (or whose scope has closed) to the runtime.
@@ -386,165 +287,11 @@ final class JobRouter: Sendable {
     }
   }
 
-  // MARK: Driving
-
-  /// The jobs of `queue` that may run next, in enqueue order: the oldest main-actor job (the
-  /// main actor runs its jobs in order) and every job for the pool.
-  func runnable(_ queue: Queue) -> [ReadyJob] {
-    queue.state.withLock { state in
-      var runnable: [ReadyJob] = []
-      var sawMain = false
-      var index = state.head
-      while index < state.jobs.count {
-        let entry = state.jobs[index]
-        if entry.lane == .pool || !sawMain {
-          if entry.lane == .mainActor { sawMain = true }
-          runnable.append(entry)
-        }
-        index += 1
-      }
-      return runnable
-    }
-  }
-
-  /// How many jobs `queue` has waiting.
-  func count(_ queue: Queue) -> Int {
-    queue.state.withLock { $0.count }
-  }
-
-  /// Runs `body` (a job of `queue`'s), recording what it enqueues and sets.
-  func recordingEffects(of queue: Queue, _ body: () -> Void) -> JobEffects {
-    queue.state.withLock { $0.effects = JobEffects() }
-    body()
-    return queue.state.withLock { state in
-      defer { state.effects = nil }
-      return state.effects ?? JobEffects()
-    }
-  }
-
-  /// Takes the job `pick` chooses from `queue` (given the queue's jobs and the index of the
-  /// first still waiting, it returns the index of one at or after it) and runs it on the
-  /// calling thread. Returns `false`, with the queue marked asleep if `sleepIfEmpty`, when no
-  /// job waits.
-  func runNext(
-    _ queue: Queue, sleepIfEmpty: Bool, pick: (_ jobs: [ReadyJob], _ head: Int) -> Int
-  ) -> Bool {
-    keepGlobalHook()
-    let taken = queue.state.withLock { state -> (job: ReadyJob, executors: JobExecutors)? in
-      guard state.head < state.jobs.count else {
-        if sleepIfEmpty { state.isSleeping = true }
-        return nil
-      }
-      let job = state.removeJob(at: pick(state.jobs, state.head))
-      return (job, state.executors(for: job))
-    }
-    guard let taken else { return false }
-    let context = DriverContext.current
-    context?.beginJob(of: queue, lane: taken.job.lane)
-    defer { context?.endJob() }
-    var next: (job: ReadyJob, executors: JobExecutors)? = taken
-    // A task that took or gave back the scope's preference, or ran with the scope's executor
-    // standing in for the pool's, may hop only because of that: such a hop is part of this
-    // job, as the runtime would run it on the same thread, however many there are. A
-    // `Task.yield()` is not such a hop: it enqueues a job of its own, not the task, so it
-    // stays a choice, and a task that yields in a loop waiting for another lets the other run.
-    while let (job, executors) = next {
-      let standsIn = job.lane == .pool && executors == .standIn
-      if standsIn { queue.state.withLock { $0.standingIn = job.task } }
-      Self.run(job, executors)
-      next = queue.state.withLock { state in
-        if standsIn { state.standingIn = nil }
-        return state.takeRunAtOnce()
-      }
-    }
-    return true
-  }
-
-  /// Runs a job under the executors the runtime would give it, with one difference: the job
-  /// runs on a task executor, never as plain pool work, so the runtime cannot switch executors
-  /// inside it. Every hop that changes executor then ends the job (the rules are in
-  /// docs/suspension-points.md):
-  /// - a task that prefers the scope's executor (every task the scope's code creates, where
-  ///   task creation can be watched; everywhere, every task spawned through a provider in the
-  ///   scope and the scope's own body) runs on it, on the main actor too: a hop that stays on
-  ///   the same executor compares equal and runs on inline, as the runtime runs it;
-  /// - a task with no preference for a moment only, or the runtime's own task that ends a
-  ///   sleep, runs on the global pool's task executor, which the runtime takes for "no
-  ///   preference", so a hop from the pool to the pool stays inline too; a hop onto an actor
-  ///   is enqueued;
-  /// - any other task with no preference (``JobExecutors/standIn``) runs its pool jobs on the
-  ///   scope's executor, so its sleeps keep the scope's time; the hop back to the pool that
-  ///   the runtime then makes runs at once, in the same job (see ``runNext(_:sleepIfEmpty:pick:)``);
-  /// - an actor's turn runs on the scope's executor; the runtime's drain of the actor sets
-  ///   each task's own preference as it runs it.
-  private static func run(_ taken: ReadyJob, _ executors: JobExecutors) {
-    switch (taken.lane, executors) {
-    case (.mainActor, .scopes):
-      taken.job.runSynchronously(
-        isolatedTo: ScopeMainExecutor.shared.asUnownedSerialExecutor(),
-        taskExecutor: ScopePoolExecutor.shared.asUnownedTaskExecutor())
-    case (.mainActor, _):
-      taken.job.runSynchronously(on: ScopeMainExecutor.shared.asUnownedSerialExecutor())
-    case (.pool, .asCreated) where taken.task != nil:
-      taken.job.runSynchronously(on: ScopePoolExecutor.globalPool)
-    case (.pool, _):
-      taken.job.runSynchronously(on: ScopePoolExecutor.shared.asUnownedTaskExecutor())
-    }
-  }
-
-  /// Marks `queue` asleep if no job waits, for `sleep` to wait on; returns whether it did.
-  func sleepIfIdle(_ queue: Queue) -> Bool {
-    queue.state.withLock { state in
-      guard state.count == 0 else { return false }
-      state.isSleeping = true
-      return true
-    }
-  }
-
-  /// Sleeps until a job for `queue` arrives from another thread or `deadline` passes; the
-  /// queue must have been marked asleep. Returns whether a job may have come.
-  func sleep(_ queue: Queue, until deadline: ContinuousClock.Instant) -> Bool {
-    let remaining = ContinuousClock.now.duration(to: deadline)
-    guard remaining > .zero else {
-      queue.state.withLock { $0.isSleeping = false }
-      return false
-    }
-    let woken = queue.semaphore.wait(nanoseconds: remaining.dispatchNanoseconds)
-    if !woken { queue.state.withLock { $0.isSleeping = false } }
-    return woken
-  }
-
-  /// Waits, holding no thread, until a job for `queue` arrives from another thread or
-  /// `deadline` passes; returns at once if a job is waiting.
-  func wait(for queue: Queue, until deadline: ContinuousClock.Instant) async {
-    await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-      let number = queue.state.withLock { state -> Int? in
-        guard state.count == 0 else { return nil }
-        state.isSleeping = true
-        state.waiter = continuation
-        state.waits += 1
-        return state.waits
-      }
-      guard let number else { return continuation.resume() }
-      let left = max(ContinuousClock.now.duration(to: deadline), .zero).dispatchNanoseconds
-      runLater(afterNanoseconds: left) {
-        // Only the wait it was set for: a later one has a deadline of its own.
-        let timedOut = queue.state.withLock { state -> CheckedContinuation<Void, Never>? in
-          guard state.waits == number, let waiter = state.waiter else { return nil }
-          state.waiter = nil
-          state.isSleeping = false
-          return waiter
-        }
-        timedOut?.resume()
-      }
-    }
-  }
-
   /// Whether the calling thread works for an open scope right now: it runs one of a scope's
   /// jobs or starts a scope's work, or it runs a task a scope owns. A task created here is
   /// the scope's.
   func ownsCurrentContext() -> Bool {
-    owningQueue() != nil
+    owningScope() != nil
   }
 
   /// Whether main-actor code may run on the calling thread right now: it drives a scope and

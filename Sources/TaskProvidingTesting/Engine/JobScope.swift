@@ -1,29 +1,72 @@
+import LockSupport
+import TaskProviding
+
 /// The jobs one scheduler owns, and only those: the work its body starts, and whatever that
 /// work causes (child tasks, unstructured and detached tasks, actor turns, main-actor hops,
-/// continuations resumed from any thread). ``JobRouter`` says which jobs those are.
+/// continuations resumed from any thread). ``JobRouter`` says which jobs those are, and gives
+/// them to the scope; the scope owns its queue, its virtual time and its driving.
 ///
 /// Open one, start the work inside ``adopting(_:)``, then take and run its jobs on the same
 /// thread until the work is done; close it to hand back what it never ran. Scopes can be open
 /// at once, nested or side by side: each runs only its own jobs.
 final class JobScope: Sendable {
-  private let queue = JobRouter.Queue()
+  /// Its jobs, its virtual time and what it noted of its tasks, behind a lock of its own.
+  let state = Locked(ScopeState())
+  /// What the driver sleeps on while it waits for a job from another thread.
+  let semaphore = DriverSemaphore()
+
+  // Guarded by the router's registry lock, as the registry is: whether the scope is open,
+  // and the tasks and actor turns it claimed, to forget them when it closes. Kept on the
+  // scope rather than in tables keyed by scope, so that a scope's open, claim and close
+  // hash nothing.
+  /// Whether the scope is open.
+  @exclusivity(unchecked) nonisolated(unsafe) var isOpen = false
+  /// Addresses of the tasks it claimed.
+  @exclusivity(unchecked) nonisolated(unsafe) var claimedTasks: [UInt] = []
+  /// Addresses of the actors whose turns it claimed.
+  @exclusivity(unchecked) nonisolated(unsafe) var claimedActorTurns: [UInt] = []
+  /// How many times another owner had cleared the global hook when the scope opened.
+  @exclusivity(unchecked) nonisolated(unsafe) var clearingsAtOpen = 0
 
   private init() {}
 
   /// A new scope driven by the calling thread, or `nil` when the runtime lacks the hooks.
   static func open() -> JobScope? {
+    guard RuntimeHooks.isAvailable else { return nil }
     let scope = JobScope()
-    guard JobRouter.shared.open(scope.queue) else { return nil }
-    if SleepFloor.isReal { JobRouter.shared.keepRealTimeForSleeps(scope.queue) }
+    _ = DriverContext.enter()
+    JobRouter.shared.register(scope)
+    TaskCreation.scopeOpened()
+    if SleepFloor.isReal { scope.state.withLock { $0.sleepsKeepRealTime = true } }
     return scope
   }
 
   /// Hands every job still queued back to the runtime and forgets the scope's tasks.
   /// Returns `false` when something else replaced the runtime's global hook while the scope
-  /// was open (see ``JobRouter/close(_:)``).
+  /// was open (see ``JobRouter/unregister(_:)``).
   @discardableResult
   func close() -> Bool {
-    JobRouter.shared.close(queue)
+    let hookHeld = JobRouter.shared.unregister(self)
+    let (leftovers, timers, now) = state.withLock {
+      state -> ([ReadyJob], [ScopeTimer], Duration) in
+      state.isClosed = true
+      defer {
+        state.jobs = []
+        state.head = 0
+        state.timers = []
+      }
+      return (Array(state.jobs[state.head...]), state.timers, state.now)
+    }
+    // A sleep still under way when its scope ends goes on in real time for what is left of
+    // it: it ends neither early nor never.
+    for timer in timers {
+      let left = max(timer.deadline - now, .zero).dispatchNanoseconds
+      runLater(afterNanoseconds: left) { JobRouter.forward(timer.job, .pool) }
+    }
+    DriverContext.leave()
+    TaskCreation.scopeClosed()
+    for entry in leftovers { JobRouter.forward(entry.job, entry.lane) }
+    return hookHeld
   }
 
   /// What a scheduler reports when ``close()`` returns `false`.
@@ -40,24 +83,118 @@ final class JobScope: Sendable {
   /// Runs `body` with every job it enqueues counted as this scope's: how a scheduler starts
   /// its body, and how an explorer takes an action or answers a call.
   func adopting<R>(_ body: () throws -> R) rethrows -> R {
-    try JobRouter.shared.adopting(queue, body)
+    let context = DriverContext.current
+    context?.beginAdopting(self)
+    defer { context?.endAdopting() }
+    return try body()
   }
 
   /// Calls `tracer` with each job the scope is given, on the thread that enqueues it.
   func trace(_ tracer: (@Sendable (JobEvent) -> Void)?) {
-    JobRouter.shared.setTracer(queue, tracer)
+    state.withLock { $0.tracer = tracer }
   }
 
-  /// The jobs that may run next, in enqueue order: the oldest main-actor job and every pool
-  /// job.
-  var runnable: [ReadyJob] { JobRouter.shared.runnable(queue) }
+  // MARK: Jobs arriving
+
+  /// Queues `job`, which the router found to be this scope's, and wakes the driver if it
+  /// waits for one; `false` once the scope has closed. `task` and `actor` say whose job it
+  /// is, `enqueuer` which task enqueued it; `outside`: it came from a thread that does not
+  /// drive the scope; `fromSleep`: it is a sleep's end, which the scope counted when the
+  /// sleep began.
+  func accept(
+    _ job: UnownedJob, lane: JobLane, task: TaskIdentity?, actor: UInt?, enqueuer: TaskIdentity?,
+    outside: Bool, fromSleep: Bool, fromGlobalHook: Bool
+  ) -> Bool {
+    let queued = state.withLock {
+      state -> (entry: ReadyJob, wake: Waking, tracer: (@Sendable (JobEvent) -> Void)?)? in
+      guard !state.isClosed else { return nil }
+      if outside { state.outsideArrivals += 1 }
+      if !outside, state.effects != nil {
+        if let task { state.effects?.tasks.append(task) }
+        if let actor { state.effects?.actors.append(actor) }
+        if case .mainActor = lane { state.effects?.mainActor = true }
+      }
+      if fromGlobalHook { state.globalHookArrivals += 1 }
+      if let enqueuer, !state.unpreferred.isEmpty, state.unpreferredNames[enqueuer] == nil,
+        state.unpreferred.contains(enqueuer), let name = RuntimeHooks.currentTaskName()
+      {
+        state.unpreferredNames[enqueuer] = name
+      }
+      let entry = ReadyJob(
+        sequence: state.nextSequence, lane: lane, task: task, actor: actor,
+        endsSleep: fromSleep, job: job)
+      state.nextSequence += 1
+      state.jobs.append(entry)
+      if let task {
+        if !state.hopping.isEmpty, let executors = state.hopping.removeValue(forKey: task) {
+          state.runAtOnce = (entry.sequence, executors)
+        } else if lane == .pool, task == state.standingIn {
+          state.runAtOnce = (entry.sequence, .standIn)
+        }
+      }
+      return (entry, state.wakeDriver(), state.tracer)
+    }
+    guard let (entry, wake, tracer) = queued else { return false }
+    self.wake(wake)
+    if let tracer {
+      tracer(
+        JobEvent(
+          sequence: entry.sequence, lane: lane, task: task, enqueuedBy: enqueuer,
+          enqueuerName: enqueuer == nil ? nil : RuntimeHooks.currentTaskName(),
+          endsSleep: fromSleep))
+    }
+    return true
+  }
+
+  /// Who waits for a job from another thread.
+  enum Waking {
+    case nobody
+    case thread
+    case task(CheckedContinuation<Void, Never>)
+  }
+
+  /// Wakes the driver ``ScopeState/wakeDriver()`` took.
+  func wake(_ waking: Waking) {
+    switch waking {
+    case .nobody: break
+    case .thread: semaphore.signal()
+    case .task(let continuation): continuation.resume()
+    }
+  }
+
+  /// Notes that `task`, just spawned by this scope's code, takes the scope's task executor as
+  /// its preference as its first step (``ScopeTaskPreference``).
+  func noteTakingPreference(_ task: TaskIdentity) {
+    state.withLock { _ = $0.takingPreference.insert(task) }
+  }
+
+  // MARK: Running jobs
+
+  /// The jobs that may run next, in enqueue order: the oldest main-actor job (the main actor
+  /// runs its jobs in order) and every job for the pool.
+  var runnable: [ReadyJob] {
+    state.withLock { state in
+      var runnable: [ReadyJob] = []
+      var sawMain = false
+      var index = state.head
+      while index < state.jobs.count {
+        let entry = state.jobs[index]
+        if entry.lane == .pool || !sawMain {
+          if entry.lane == .mainActor { sawMain = true }
+          runnable.append(entry)
+        }
+        index += 1
+      }
+      return runnable
+    }
+  }
 
   /// Whether no job is waiting.
-  var isIdle: Bool { JobRouter.shared.count(queue) == 0 }
+  var isIdle: Bool { state.withLock { $0.count == 0 } }
 
   /// Runs one of the jobs `runnable` listed.
   func run(_ job: ReadyJob) {
-    _ = JobRouter.shared.runNext(queue, sleepIfEmpty: false) { jobs, head in
+    _ = runNext { jobs, head in
       var index = head
       while index < jobs.count, jobs[index].sequence != job.sequence { index += 1 }
       return index < jobs.count ? index : head
@@ -66,159 +203,50 @@ final class JobScope: Sendable {
 
   /// Runs `job`, as ``run(_:)`` does, and returns what it enqueued and set.
   func runRecordingEffects(_ job: ReadyJob) -> JobEffects {
-    JobRouter.shared.recordingEffects(of: queue) { run(job) }
+    recordingEffects { run(job) }
   }
 
   /// Runs `body`, as ``adopting(_:)`` does, and returns what it enqueued and set.
   func adoptingRecordingEffects(_ body: () -> Void) -> JobEffects {
-    JobRouter.shared.recordingEffects(of: queue) { adopting(body) }
+    recordingEffects { adopting(body) }
   }
 
-  /// Why ``runReady(ended:order:jobsRun:stopAfter:watchdog:turnEnds:)`` stopped.
-  enum Pause {
-    /// `ended` holds, or the limit of jobs was reached.
-    case ended
-    /// No job is ready and no sleep of the scope's tasks is under way: only a thread
-    /// outside the scope can bring one.
-    case idle
-    /// The turn ended with jobs still to run.
-    case turnOver
-  }
-
-  /// Runs jobs, each chosen by `order`, until `ended` holds, `limit` jobs have run here, no
-  /// job is ready (virtual time first moving to the earliest sleep's end), or `turnEnds`
-  /// passes. `watchdog`, if given, is told of each job as it begins and ends.
-  func runReady(
-    ended: () -> Bool, order: inout JobPicker, jobsRun: inout Int, stopAfter limit: Int = .max,
-    watchdog: JobWatchdog? = nil, turnEnds: ContinuousClock.Instant? = nil
-  ) -> Pause {
-    var ranHere = 0
-    while true {
-      // Only a job this loop runs can end the body, so checking between jobs is enough.
-      if ended() { return .ended }
-      if let turnEnds, ContinuousClock.now >= turnEnds { return .turnOver }
-      if JobRouter.shared.runNext(
-        queue, sleepIfEmpty: false,
-        pick: { jobs, head in
-          let index = order.pick(from: jobs, after: head)
-          if let watchdog, index < jobs.count { watchdog.begin(jobs[index]) }
-          return index
-        })
-      {
-        watchdog?.end()
-        jobsRun += 1
-        ranHere += 1
-        if ranHere >= limit { return .ended }
-        continue
-      }
-      // No job is ready: the scope's time moves to its earliest sleep's end.
-      if JobRouter.shared.wakeEarliestTimer(queue) { continue }
-      return .idle
+  private func recordingEffects(_ body: () -> Void) -> JobEffects {
+    state.withLock { $0.effects = JobEffects() }
+    body()
+    return state.withLock { state in
+      defer { state.effects = nil }
+      return state.effects ?? JobEffects()
     }
   }
 
-  /// Runs jobs, each chosen by `order`, until `ended` holds or `deadline` passes; returns
-  /// whether `ended` holds. While it waits for a job from another thread (a timer, a
-  /// callback), it sleeps. It stops early, returning `true`, after `limit` jobs. `watchdog`,
-  /// if given, is told of each job as it begins and ends.
-  func drain(
-    until deadline: ContinuousClock.Instant, ended: () -> Bool, order: inout JobPicker,
-    jobsRun: inout Int, stopAfter limit: Int = .max, watchdog: JobWatchdog? = nil
-  ) -> Bool {
-    while true {
-      switch runReady(
-        ended: ended, order: &order, jobsRun: &jobsRun, stopAfter: limit, watchdog: watchdog)
-      {
-      case .ended: return true
-      case .idle, .turnOver:
-        guard JobRouter.shared.sleepIfIdle(queue) else { continue }
-        if !JobRouter.shared.sleep(queue, until: deadline), ContinuousClock.now >= deadline {
-          return ended()
-        }
-      }
+  /// Takes the job `pick` chooses (given the queued jobs and the index of the first still
+  /// waiting, it returns the index of one at or after it) and runs it on the calling thread.
+  /// Returns `false` when no job waits.
+  func runNext(pick: (_ jobs: [ReadyJob], _ head: Int) -> Int) -> Bool {
+    JobRouter.shared.keepGlobalHook()
+    let taken = state.withLock { state -> (job: ReadyJob, executors: JobExecutors)? in
+      guard state.head < state.jobs.count else { return nil }
+      let job = state.removeJob(at: pick(state.jobs, state.head))
+      return (job, state.executors(for: job))
     }
-  }
-
-  /// ``drain(until:ended:order:jobsRun:stopAfter:watchdog:)``, giving the main actor back
-  /// after each turn (``MainActorTurn``) and while it waits for a job from another thread.
-  @MainActor
-  func drain(
-    until deadline: ContinuousClock.Instant, ended: () -> Bool, order: inout JobPicker,
-    jobsRun: inout Int, watchdog: JobWatchdog? = nil
-  ) async -> Bool {
-    while true {
-      switch runReady(
-        ended: ended, order: &order, jobsRun: &jobsRun, watchdog: watchdog,
-        turnEnds: .now + MainActorTurn.length)
-      {
-      case .ended: return true
-      case .turnOver:
-        pauseDriving()
-        await MainActorTurn.giveBackIfDue()
-        resumeDriving()
-      case .idle:
-        pauseDriving()
-        await JobRouter.shared.wait(for: queue, until: deadline)
-        resumeDriving()
-        if JobRouter.shared.count(queue) == 0, ContinuousClock.now >= deadline {
-          return ended()
-        }
-      }
-    }
-  }
-
-  /// Moves the scope's virtual time to its earliest sleep's end and queues the job that ends
-  /// it; `false` when no sleep of its tasks is under way.
-  func wakeEarliestTimer() -> Bool { JobRouter.shared.wakeEarliestTimer(queue) }
-
-  /// Where the scope's virtual time stands, and when its earliest sleep ends.
-  var virtualTime:
-    (now: Duration, nextDeadline: Duration?, nextRealDeadline: ContinuousClock.Instant?)
-  {
-    JobRouter.shared.virtualTime(queue)
-  }
-
-  /// Sleeps of the scope's tasks not yet ended, each of which will bring a job.
-  var pendingSleeps: Int { JobRouter.shared.outsideWork(queue).pendingSleeps }
-
-  /// The names, where seen, of the scope's tasks whose jobs ran without its task executor as
-  /// their preference, first seen first: tasks created where task creation cannot be watched,
-  /// not through a provider (see ``ScopeTaskPreference``).
-  var unpreferredTaskNames: [String?] {
-    JobRouter.shared.unpreferredTaskNames(queue)
-  }
-
-  /// Where task creation cannot be watched: whether an actor's turn ran, on which a task the
-  /// scope cannot see may have been created, and the names of the first few such actors.
-  var unwatchedActorTurns: (ran: Bool, actors: [String]) {
-    JobRouter.shared.unwatchedActorTurns(queue)
-  }
-
-  /// Whether a job has come from a thread outside the scope (a callback, a dispatch queue),
-  /// other than a sleep's end.
-  var hasHeardFromOutside: Bool { JobRouter.shared.outsideWork(queue).arrivals > 0 }
-
-  /// The calling thread stops driving the scope until ``resumeDriving()``: a driver about to
-  /// suspend may resume on another thread (the main actor's jobs run on any thread of the
-  /// main queue), and this one may meanwhile run anyone's work, which must not count as the
-  /// scope's.
-  func pauseDriving() { DriverContext.leave() }
-
-  /// The calling thread drives the scope again, after ``pauseDriving()``.
-  func resumeDriving() { _ = DriverContext.enter() }
-
-  /// Waits, holding no thread, until a job arrives from another thread or `deadline`
-  /// passes.
-  func waitForJob(until deadline: ContinuousClock.Instant) async {
-    await JobRouter.shared.wait(for: queue, until: deadline)
-  }
-
-  /// Waits until a job arrives from another thread or `deadline` passes; returns whether
-  /// one is waiting.
-  func waitForJob(until deadline: ContinuousClock.Instant) -> Bool {
-    while JobRouter.shared.sleepIfIdle(queue) {
-      if !JobRouter.shared.sleep(queue, until: deadline), ContinuousClock.now >= deadline {
-        return !isIdle
+    guard let taken else { return false }
+    let context = DriverContext.current
+    context?.beginJob(of: self, lane: taken.job.lane)
+    defer { context?.endJob() }
+    var next: (job: ReadyJob, executors: JobExecutors)? = taken
+    // A task that took or gave back the scope's preference, or ran with the scope's executor
+    // standing in for the pool's, may hop only because of that: such a hop is part of this
+    // job, as the runtime would run it on the same thread, however many there are. A
+    // `Task.yield()` is not such a hop: it enqueues a job of its own, not the task, so it
+    // stays a choice, and a task that yields in a loop waiting for another lets the other run.
+    while let (job, executors) = next {
+      let standsIn = job.lane == .pool && executors == .standIn
+      if standsIn { state.withLock { $0.standingIn = job.task } }
+      executors.run(job)
+      next = state.withLock { state in
+        if standsIn { state.standingIn = nil }
+        return state.takeRunAtOnce()
       }
     }
     return true

@@ -12,19 +12,22 @@
 /// The task is created as it would be without the scope, so it starts where and when it would
 /// (on its actor's queue, in spawn order), and takes the preference as its first step. The hop
 /// the runtime makes for that, and for giving it back at the end, runs at once, as part of the
-/// job that made it (`JobRouter.changingPreference(taking:)`), so no other job comes between.
+/// job that made it (``JobRouter/changingPreference(taking:)``), so no other job comes between.
 /// Its child tasks inherit the preference.
 enum ScopeTaskPreference {
   /// The open scope whose code runs here, if any: a task spawned now is that scope's.
-  static func spawningScope() -> JobRouter.Queue? {
-    JobRouter.shared.owningQueue()
+  static func spawningScope() -> JobScope? {
+    JobRouter.shared.owningScope()
   }
 
-  /// Notes that `task`, just spawned by `queue`'s code, takes the scope's preference as its
+  /// Notes that `task`, just spawned by `scope`'s code, takes the scope's preference as its
   /// first step (``preferring(isolation:_:)``), so that its jobs run on the scope's executor
   /// from the first.
-  static func note<Success, Failure>(_ task: Task<Success, Failure>, in queue: JobRouter.Queue) {
-    JobRouter.shared.prefer(taskAt: unsafeBitCast(task, to: UInt.self), in: queue)
+  static func note<Success, Failure>(_ task: Task<Success, Failure>, in scope: JobScope) {
+    guard let pointer = UnsafeRawPointer(bitPattern: unsafeBitCast(task, to: UInt.self)),
+      let identity = RuntimeHooks.taskIdentity(pointer)
+    else { return }
+    scope.noteTakingPreference(identity)
   }
 
   /// Runs `operation`, on `isolation`, with the scope's task executor as the running task's
@@ -61,7 +64,7 @@ enum ScopeTaskPreference {
     then end: @escaping @MainActor (Result) -> Void
   ) -> Task<Void, Never> {
     let task = Task { @MainActor in end(await preferring { await body() }) }
-    if let queue = spawningScope() { note(task, in: queue) }
+    if let scope = spawningScope() { note(task, in: scope) }
     return task
   }
 }

@@ -4,10 +4,24 @@
 extension JobRouter {
   /// Holds `job`, the end of a sleep of a task that prefers a scope's executor, until `delay`
   /// has passed: on the scope's virtual time if a scope owns the task (see
-  /// ``wakeEarliestTimer(_:)``), else in real time.
+  /// ``JobScope/wakeEarliestTimer()``), else in real time.
   func schedule(_ job: UnownedJob, after delay: Duration) {
-    let owner = owningQueue()
-    let timed = owner?.state.withLock { state -> Bool in
+    let owner = owningScope()
+    if owner?.hold(job, after: delay) == true { return }
+    owner?.sleepBegan()
+    let nanoseconds = max(delay, .zero).dispatchNanoseconds
+    runLater(afterNanoseconds: nanoseconds) {
+      if case .foreign = self.route(job, .pool, fromSleep: true) { Self.forward(job, .pool) }
+      owner?.sleepEnded()
+    }
+  }
+}
+
+extension JobScope {
+  /// Holds `job`, the end of a sleep of one of the scope's tasks, until the scope's virtual
+  /// time has moved `delay` on; `false` once the scope has closed.
+  fileprivate func hold(_ job: UnownedJob, after delay: Duration) -> Bool {
+    state.withLock { state -> Bool in
       guard !state.isClosed else { return false }
       if state.effects != nil { state.effects?.sleeps = true }
       state.timers.append(
@@ -18,53 +32,50 @@ extension JobRouter {
       state.nextTimer += 1
       return true
     }
-    if timed == true { return }
-    owner?.state.withLock { $0.pendingSleeps += 1 }
-    let nanoseconds = max(delay, .zero).dispatchNanoseconds
-    runLater(afterNanoseconds: nanoseconds) {
-      if case .foreign = self.route(job, .pool, fromSleep: true) { Self.forward(job, .pool) }
-      if let owner {
-        let wake = owner.state.withLock { state in
-          state.pendingSleeps -= 1
-          return state.wakeDriver()
-        }
-        owner.wake(wake)
-      }
-    }
   }
 
-  /// Moves `queue`'s virtual time to its earliest sleep's end (ties in the order the sleeps
+  /// A sleep of one of the scope's tasks began that keeps real time, not the scope's.
+  fileprivate func sleepBegan() {
+    state.withLock { $0.pendingSleeps += 1 }
+  }
+
+  /// A sleep counted in ``ScopeState/pendingSleeps`` has ended, in real time, and its job has
+  /// been routed: the driver may have a job to run.
+  fileprivate func sleepEnded() {
+    let waking = state.withLock { state in
+      state.pendingSleeps -= 1
+      return state.wakeDriver()
+    }
+    wake(waking)
+  }
+
+  /// Moves the scope's virtual time to its earliest sleep's end (ties in the order the sleeps
   /// began) and queues the job that ends it. Returns `false` when no sleep is under way.
-  func wakeEarliestTimer(_ queue: Queue) -> Bool {
-    let timer = queue.state.withLock { state -> ScopeTimer? in
+  func wakeEarliestTimer() -> Bool {
+    let timer = state.withLock { state -> ScopeTimer? in
       guard let index = Self.earliest(state.timers) else { return nil }
       let timer = state.timers.remove(at: index)
       state.now = max(state.now, timer.deadline)
       return timer
     }
     guard let timer else { return false }
-    adopting(queue) {
-      if case .foreign = route(timer.job, .pool, fromSleep: true) {
-        Self.forward(timer.job, .pool)
+    adopting {
+      if case .foreign = JobRouter.shared.route(timer.job, .pool, fromSleep: true) {
+        JobRouter.forward(timer.job, .pool)
       }
     }
     return true
   }
 
-  /// Where `queue`'s virtual time stands, when its earliest sleep ends, if one is under way,
+  /// Where the scope's virtual time stands, when its earliest sleep ends, if one is under way,
   /// and when that sleep may end in real time, if it keeps real time too (``SleepFloor``).
-  func virtualTime(
-    _ queue: Queue
-  ) -> (now: Duration, nextDeadline: Duration?, nextRealDeadline: ContinuousClock.Instant?) {
-    queue.state.withLock { state in
+  var virtualTime:
+    (now: Duration, nextDeadline: Duration?, nextRealDeadline: ContinuousClock.Instant?)
+  {
+    state.withLock { state in
       guard let index = Self.earliest(state.timers) else { return (state.now, nil, nil) }
       return (state.now, state.timers[index].deadline, state.timers[index].realDeadline)
     }
-  }
-
-  /// Makes the sleeps of `queue` keep real time as well as virtual time.
-  func keepRealTimeForSleeps(_ queue: Queue) {
-    queue.state.withLock { $0.sleepsKeepRealTime = true }
   }
 
   private static func earliest(_ timers: [ScopeTimer]) -> Int? {
@@ -72,7 +83,6 @@ extension JobRouter {
       (timers[$0].deadline, timers[$0].sequence) < (timers[$1].deadline, timers[$1].sequence)
     }
   }
-
 }
 
 /// A sleep of a scope's task on the scope's virtual time: the job that ends it, and when.
