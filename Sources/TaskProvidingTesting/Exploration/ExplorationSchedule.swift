@@ -69,7 +69,7 @@ enum ExplorationSchedule {
 
   /// The scenario's options at a step: the next action, then every open call's outcomes,
   /// oldest first, so a schedule's options mean the same thing in every run; and the clock,
-  /// which the runner offers only once no job is ready.
+  /// which a schedule offers only once no job is ready.
   private static func choices(
     provider: ExplorationTaskProvider, scope: ProviderScope, exploration: Exploration
   ) -> [ScheduleChoice] {

@@ -3,7 +3,7 @@
 @MainActor
 struct Explorer {
   let strategy: ExplorationStrategy
-  let runner: ScheduleRunner
+  let context: ExplorationContext
   /// Whether the exhaustive search keeps sleep sets; off only to measure what they save.
   private let reduces: Bool
   /// Whether a failure's steps are narrated; a child that only looks for traps skips the cost.
@@ -17,12 +17,12 @@ struct Explorer {
   ) {
     self.strategy = strategy
     self.reduces = reduces
-    self.runner = ScheduleRunner(
+    self.context = ExplorationContext(
       makeSetup: makeSetup, outsideWait: outsideWait,
       watchdog: JobWatchdog(
         timeout: jobTimeout ?? TimeoutScale.scaled(JobWatchdog.timeout),
         scope: { "explore(\(strategy))" + (site.map { " at \($0.description)" } ?? "") },
-        describe: ScheduleRunner.describe),
+        describe: ExplorationContext.describe),
       strategy: strategy.description, progress: progress)
   }
 
@@ -65,7 +65,7 @@ struct Explorer {
         return Course(
           phase: .replaying(
             ScheduleUnderWay(
-              of: runner, decider: ReplayDecider(departures), narrate: true,
+              of: context, decider: ReplayDecider(departures), narrate: true,
               narratingLater: narratingLater)),
           narratesLater: narratingLater)
       case .failure(let error):
@@ -101,13 +101,13 @@ struct Explorer {
       course.narration = run.narration
       return .over(replayed(run))
     case .searching(let search):
-      switch search.step(runner, waiting: blocks) {
+      switch search.step(context, waiting: blocks) {
       case .searching: return .ongoing
       case .waiting(let work): return .waiting(work)
       case .finished(let report): return .over(saidOfOutsideWork(report))
       case .found(let run, let number):
         course.phase = .shrinking(
-          FailureShrinker(runner: runner, failing: run, strategy: strategy), number: number)
+          FailureShrinker(context: context, failing: run, strategy: strategy), number: number)
         return .ongoing
       }
     case .shrinking(var shrinker, let number):
@@ -120,7 +120,7 @@ struct Explorer {
         // The narration is the determinism check: the failure, run once more, must meet the
         // decisions it met and fail the same way.
         let schedule = ScheduleUnderWay(
-          of: runner,
+          of: context,
           decider: ReplayDecider(shrinker.best.departures, shape: shrinker.best.shape),
           narrate: narrates, narratingLater: course.narratesLater)
         course.phase = .narrating(schedule, shrunk: shrinker.best, number: number)
@@ -138,7 +138,7 @@ struct Explorer {
   /// space is not complete.
   private func saidOfOutsideWork(_ report: ExplorationReport) -> ExplorationReport {
     var said: [String] = []
-    if runner.outside.heard {
+    if context.outside.heard {
       said.append(
         "jobs of the scenario's tasks came from a thread outside the explorer's view (a"
           + " dispatch queue, a custom executor such as a database's, a thread of its own): the"
@@ -146,15 +146,15 @@ struct Explorer {
           + " but not when that work runs or how it orders against them, so the schedules it"
           + " ran do not cover every order")
     }
-    if runner.outside.unpreferredCount > 0 { said.append(unpreferredTasksSaid) }
-    if runner.outside.ranUnwatchedActorTurn { said.append(unwatchedActorsSaid) }
+    if context.outside.unpreferredCount > 0 { said.append(unpreferredTasksSaid) }
+    if context.outside.ranUnwatchedActorTurn { said.append(unwatchedActorsSaid) }
     guard !said.isEmpty else { return report }
     return report.withOutsideWork(said.joined(separator: "; and "))
   }
 
   /// What a report says where code ran on actors and task creation cannot be watched.
   private var unwatchedActorsSaid: String {
-    let names = runner.outside.unwatchedActors
+    let names = context.outside.unwatchedActors
     let actors = names.isEmpty ? "actors" : "actors (" + names.joined(separator: ", ") + ")"
     return "code of the scenario ran on " + actors + " where this platform does not let the"
       + " explorer see tasks being created: a `Task { }` created there starts in the actor's"
@@ -164,7 +164,7 @@ struct Explorer {
 
   /// What a report says of the scenario's tasks that ran without the explorer's executor.
   private var unpreferredTasksSaid: String {
-    let outside = runner.outside
+    let outside = context.outside
     let count = outside.unpreferredCount
     let named = outside.unpreferred.map { "'\($0)'" }.joined(separator: ", ")
     let which =
@@ -187,7 +187,7 @@ struct Explorer {
 
   /// Explores, or runs only the schedule `replay` names, holding the main actor throughout.
   func run(replay: String?) -> ExplorationReport {
-    defer { runner.watchdog?.stop() }
+    defer { context.watchdog?.stop() }
     var course = begin(replay: replay)
     while true {
       if case .over(let report) = step(&course, waiting: true) { return report }
@@ -198,7 +198,7 @@ struct Explorer {
   /// work between schedules once it has held it for a turn (``MainActorTurn``), and while a
   /// schedule waits for work outside its scope.
   func run(replay: String?) async -> ExplorationReport {
-    defer { runner.watchdog?.stop() }
+    defer { context.watchdog?.stop() }
     var course = begin(replay: replay, narratingLater: true)
     while true {
       switch step(&course, waiting: false) {
@@ -222,14 +222,15 @@ struct Explorer {
   private func stoppedOnCancellation(_ course: Course) -> ExplorationReport? {
     guard case .searching(let search) = course.phase, search.isBetweenSchedules else { return nil }
     return ExplorationReport(
-      strategy: strategy, schedules: runner.begun.count, isComplete: false, failure: nil)
+      strategy: strategy, schedules: context.begun.count, isComplete: false, failure: nil)
   }
 
   /// Runs the schedule `departures` names, an option no longer there taken as the default, as
   /// shrinking tries a candidate.
   func runLeniently(_ departures: [ReplayString.Departure]) {
-    var decider = ReplayDecider(departures, lenient: true)
-    _ = runner.run(&decider)
+    let schedule = ScheduleUnderWay(
+      of: context, decider: ReplayDecider(departures, lenient: true), narrate: false)
+    while schedule.advance(waiting: true) == nil {}
   }
 
   /// The report of a replay string that cannot be read.

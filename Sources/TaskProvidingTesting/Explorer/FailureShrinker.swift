@@ -16,7 +16,7 @@
 /// schedule a step.
 @MainActor
 struct FailureShrinker {
-  let runner: ScheduleRunner
+  let context: ExplorationContext
   /// Schedules it may run after the search near the default order, which runs at most
   /// ``nearbySchedules`` of its own; a few hundred is ample for the departures a bug needs.
   var budget = 300
@@ -33,8 +33,8 @@ struct FailureShrinker {
   static let nearby = 2
   static let nearbySchedules = 200
 
-  init(runner: ScheduleRunner, failing: ScheduleRun, strategy: ExplorationStrategy) {
-    self.runner = runner
+  init(context: ExplorationContext, failing: ScheduleRun, strategy: ExplorationStrategy) {
+    self.context = context
     self.kind = failing.failure?.kind
     self.best = failing
     self.candidates = TrapCandidates.of(failing.departures)[...]
@@ -62,7 +62,7 @@ struct FailureShrinker {
   mutating func step(waiting blocks: Bool) -> Step {
     guard let kind, budget > 0 || underWay != nil else { return .done }
     if let search = nearest {
-      switch search.step(runner, waiting: blocks) {
+      switch search.step(context, waiting: blocks) {
       case .waiting(let work): return .waiting(work)
       case .searching: return .trying
       case .finished:
@@ -84,7 +84,7 @@ struct FailureShrinker {
       guard let candidate = candidates.popFirst() else { return .done }
       budget -= 1
       schedule = ScheduleUnderWay(
-        of: runner, decider: ReplayDecider(candidate, lenient: true), narrate: false)
+        of: context, decider: ReplayDecider(candidate, lenient: true), narrate: false)
     }
     guard let run = schedule.advance(waiting: blocks) else {
       underWay = schedule

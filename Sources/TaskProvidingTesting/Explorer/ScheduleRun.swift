@@ -38,24 +38,3 @@ struct ScheduleRun {
     }
   }
 }
-
-/// Why a schedule failed.
-struct ScheduleFailure: Equatable {
-  /// What went wrong, without where: a shrunk schedule must fail the same way, possibly at
-  /// another step.
-  enum Kind: Hashable {
-    case invariant(String)
-    case finalCheck(String)
-    case threw(String)
-    case stuck
-    case pendingTasks
-    case tooManySteps
-    case tooManyJobs
-    case replay
-    case unavailable
-    case hookReplaced
-  }
-
-  let kind: Kind
-  let reason: String
-}

@@ -22,7 +22,7 @@ struct ScheduleSetup {
   var awaitedFinalChecks: @MainActor () -> [AwaitedCheck] = { [] }
   /// The scenario's choices open now, in an order that is the same in every run. They are
   /// offered beside the ready jobs at every step; the clock, if offered, comes last, and the
-  /// runner drops it while a job is ready.
+  /// schedule drops it while a job is ready.
   var choices: @MainActor () -> [ScheduleChoice]
   /// What the scenario left unfinished, described for a person; empty when nothing is.
   var pendingWork: @MainActor () -> [String]

@@ -12,7 +12,7 @@ import LockSupport
 final class ScheduleUnderWay<D: ScheduleDecider> {
   /// The decider, as the schedule has left it so far.
   private(set) var decider: D
-  private let runner: ScheduleRunner
+  private let context: ExplorationContext
   /// `nil` when the runtime lacks the hooks: the schedule fails at once.
   private let scope: JobScope?
   private let setup: ScheduleSetup
@@ -25,7 +25,7 @@ final class ScheduleUnderWay<D: ScheduleDecider> {
   private var jobs = 0
   private var steps = 0
   /// Read once: a task-local, which every job would otherwise look up.
-  private let maximumJobs = ScheduleRunner.maximumJobs
+  private let maximumJobs = ScheduleLimits.maximumJobs
   /// Where the schedule waits for a job from outside its scope, if it does.
   private var waiting: OutsideWait?
   /// Whether its driver let go of the scope to wait without holding the main actor: it may
@@ -48,9 +48,9 @@ final class ScheduleUnderWay<D: ScheduleDecider> {
     var forSleep = false
   }
 
-  /// Starts a schedule of `runner`'s scenario, `decider` making its decisions.
-  init(of runner: ScheduleRunner, decider: D, narrate: Bool, narratingLater: Bool = false) {
-    self.runner = runner
+  /// Starts a schedule of `context`'s scenario, `decider` making its decisions.
+  init(of context: ExplorationContext, decider: D, narrate: Bool, narratingLater: Bool = false) {
+    self.context = context
     self.decider = decider
     self.narratesLater = narratingLater
     keys.namesByOrigin = decider.recordsJobs
@@ -58,16 +58,16 @@ final class ScheduleUnderWay<D: ScheduleDecider> {
     self.scope = scope
     // Main-actor code of the scenario's, run as the scope's main-actor jobs run, from here on
     // (see ``MainActorStep``).
-    let setup = scope == nil ? runner.makeSetup() : MainActorStep.run { runner.makeSetup() }
+    let setup = scope == nil ? context.makeSetup() : MainActorStep.run { context.makeSetup() }
     self.setup = setup
     narrator = narrate ? ScheduleNarrator(taskLabel: setup.taskLabel) : nil
     guard let scope else { return }
     if let narrator { scope.trace(narrator.observe) }
-    runner.begun.count += 1
-    runner.progress?.scheduleBegins()
-    runner.progress?.narrating(narrator)
+    context.begun.count += 1
+    context.progress?.scheduleBegins()
+    context.progress?.narrating(narrator)
     MainActorStep.run { scope.adopting { setup.start() } }
-    runner.progress?.narrating(nil)
+    context.progress?.narrating(nil)
     // Its first advance may come after an await, on another of the main queue's threads.
     scope.pauseDriving()
     isPaused = true
@@ -91,8 +91,8 @@ final class ScheduleUnderWay<D: ScheduleDecider> {
           + RuntimeHooks.unavailability)
       return run
     }
-    runner.progress?.narrating(narrator)
-    defer { runner.progress?.narrating(nil) }
+    context.progress?.narrating(narrator)
+    defer { context.progress?.narrating(nil) }
     turnEnds = blocks ? nil : MainActorTurn.end
     return MainActorStep.run { advance(in: scope, waiting: blocks) }
   }
@@ -111,13 +111,13 @@ final class ScheduleUnderWay<D: ScheduleDecider> {
     // open more, so a few rounds, until one runs nothing: only a job can open more.
     for _ in 0..<4 {
       scope.adopting { setup.cleanUp() }
-      if ScheduleRunner.settle(scope) == 0 { break }
+      if settle(scope) == 0 { break }
     }
     // Work from outside that came while the schedule had jobs to run, so that it never
     // waited, is work from outside all the same.
-    if scope.hasHeardFromOutside { runner.outside.heard = true }
-    runner.outside.noteUnpreferred(scope.unpreferredTaskNames)
-    runner.outside.noteUnwatchedActorTurns(scope.unwatchedActorTurns)
+    if scope.hasHeardFromOutside { context.outside.heard = true }
+    context.outside.noteUnpreferred(scope.unpreferredTaskNames)
+    context.outside.noteUnwatchedActorTurns(scope.unwatchedActorTurns)
     if !scope.close() {
       run.failure = ScheduleFailure(kind: .hookReplaced, reason: JobScope.hookReplacedMessage)
     }
@@ -195,33 +195,33 @@ final class ScheduleUnderWay<D: ScheduleDecider> {
           if let divergence = decider.divergence {
             run.divergence = divergence
           } else {
-            run.failure = ScheduleRunner.replayEnded(at: run.decisions.count)
+            run.failure = ScheduleFailure.replayEnded(at: run.decisions.count)
           }
           return true
         }
         pick = chosen
         run.decisions.append(.init(kind: decision.kind, count: count, pick: pick))
-        if pick != 0 { runner.progress?.departed(at: decision.index, option: pick) }
+        if pick != 0 { context.progress?.departed(at: decision.index, option: pick) }
       } else if decider.countsSteps {
         decider.took(runnable.isEmpty ? choices[0].footprint : keys.footprint(of: runnable[0]))
       } else if decider.recordsJobs {
         let only = runnable.isEmpty ? choices[0].footprint : keys.footprint(of: runnable[0])
         guard decider.mayTake(only) else {
-          run.failure = ScheduleRunner.replayEnded(at: run.decisions.count)
+          run.failure = ScheduleFailure.replayEnded(at: run.decisions.count)
           return true
         }
       }
       if pick < runnable.count {
         narrator?.job(runnable[pick], oldest: runnable[0], decided: count > 1)
         // The decisions, not their departures: this runs for every job, the report rarely.
-        runner.watchdog?.begin(runnable[pick], after: run.decisions)
+        context.watchdog?.begin(runnable[pick], after: run.decisions)
         if decider.recordsJobs {
           let effects = scope.runRecordingEffects(runnable[pick])
           decider.ran(keys.record(of: runnable[pick], effects: effects, ready: runnable))
         } else {
           scope.run(runnable[pick])
         }
-        runner.watchdog?.end()
+        context.watchdog?.end()
         if decider.countsSteps { keys.lastRan = keys.footprint(of: runnable[pick]).counted }
         narrator?.didRun()
         jobs += 1
@@ -253,10 +253,10 @@ final class ScheduleUnderWay<D: ScheduleDecider> {
         }
         continue
       }
-      guard steps < ScheduleRunner.maximumSteps else {
+      guard steps < ScheduleLimits.maximumSteps else {
         run.failure = ScheduleFailure(
           kind: .tooManySteps,
-          reason: "the schedule did not end within \(ScheduleRunner.maximumSteps) steps")
+          reason: "the schedule did not end within \(ScheduleLimits.maximumSteps) steps")
         return true
       }
       let choice = choices[pick - runnable.count]
@@ -283,6 +283,17 @@ final class ScheduleUnderWay<D: ScheduleDecider> {
         scope.adopting { choice.apply() }
       }
     }
+  }
+
+  /// Runs the scope's jobs in enqueue order until none is ready; returns how many ran.
+  @discardableResult
+  private func settle(_ scope: JobScope) -> Int {
+    var order = JobPicker(.fifo)
+    var jobsRun = 0
+    _ = scope.drain(
+      until: .now, ended: { scope.isIdle }, order: &order, jobsRun: &jobsRun,
+      stopAfter: maximumJobs)
+    return jobsRun
   }
 
   /// What a step with no job ready finds.
@@ -313,7 +324,7 @@ final class ScheduleUnderWay<D: ScheduleDecider> {
         ScheduleFailure(
           kind: .invariant(broken),
           reason: "\"\(broken)\" did not hold"
-            + (narrator == nil ? ScheduleRunner.after(choices: steps, jobs: jobs) : "")))
+            + (narrator == nil ? ScheduleFailure.after(choices: steps, jobs: jobs) : "")))
     }
     guard choices.isEmpty else { return .goOn }
     // Once the scenario is over, a sleep still under way ends no schedule's work: it goes on
@@ -348,14 +359,14 @@ final class ScheduleUnderWay<D: ScheduleDecider> {
     if !finished { narrator?.stopped(looping: false, ready: []) }
     // A narrated schedule's story ends where it stopped, and narrates its steps; the count is
     // said only where no story is narrated.
-    let stoppedAt = narrator == nil ? ScheduleRunner.after(choices: steps, jobs: jobs) : ""
+    let stoppedAt = narrator == nil ? ScheduleFailure.after(choices: steps, jobs: jobs) : ""
     guard setup.hasReturned() else {
       return .end(
         ScheduleFailure(
           kind: .stuck,
           reason: "nothing can run and the scenario has not returned" + stoppedAt
-            + ScheduleRunner.stuckCause(waited)
-            + ScheduleRunner.unseenSleepCause(scope.unpreferredTaskNames.count)))
+            + ScheduleFailure.stuckCause(waited)
+            + ScheduleFailure.unseenSleepCause(scope.unpreferredTaskNames.count)))
     }
     guard pending.isEmpty else {
       return .end(
@@ -364,8 +375,8 @@ final class ScheduleUnderWay<D: ScheduleDecider> {
           reason: "nothing can run" + stoppedAt + ", yet tasks are still pending: "
             + pending.joined(separator: "; ")
             + " (they may await a call of a function made without `answers:`)"
-            + ScheduleRunner.stuckCause(waited)
-            + ScheduleRunner.unseenSleepCause(scope.unpreferredTaskNames.count)))
+            + ScheduleFailure.stuckCause(waited)
+            + ScheduleFailure.unseenSleepCause(scope.unpreferredTaskNames.count)))
     }
     if let broken = setup.brokenFinalCheck() ?? firstBroken(setup.awaitedFinalChecks(), in: scope) {
       return .end(
@@ -387,7 +398,7 @@ final class ScheduleUnderWay<D: ScheduleDecider> {
       _ = scope.adopting {
         ScopeTaskPreference.mainActorTask(check.holds) { value in held.withLock { $0 = value } }
       }
-      ScheduleRunner.settle(scope)
+      settle(scope)
       guard held.withLock({ $0 }) == true else { return check.name }
     }
     return nil
@@ -395,7 +406,7 @@ final class ScheduleUnderWay<D: ScheduleDecider> {
 
   /// Begins a wait for a job from outside the scope, as long as what may bring one calls for.
   private func startWaiting(_ scope: JobScope) -> OutsideWait {
-    let outside = runner.outside
+    let outside = context.outside
     if scope.hasHeardFromOutside { outside.heard = true }
     let sleeps = scope.pendingSleeps
     // A task that ran without the scope's executor sleeps in real time, unseen (see
@@ -403,19 +414,19 @@ final class ScheduleUnderWay<D: ScheduleDecider> {
     let unseenSleeps = !scope.unpreferredTaskNames.isEmpty
     let wait: Duration
     if sleeps > 0 {
-      wait = ScheduleRunner.longestSleep
-    } else if let outsideWait = runner.outsideWait {
+      wait = ScheduleLimits.longestSleep
+    } else if let outsideWait = context.outsideWait {
       wait = outsideWait
     } else if outside.heard || unseenSleeps {
-      wait = ScheduleRunner.defaultOutsideWait
+      wait = ScheduleLimits.defaultOutsideWait
     } else if !outside.probed {
       outside.probed = true
-      wait = ScheduleRunner.probe
+      wait = ScheduleLimits.probe
     } else {
-      wait = ScheduleRunner.grace
+      wait = ScheduleLimits.grace
     }
     let reported =
-      sleeps > 0 || runner.outsideWait != nil || outside.heard || unseenSleeps ? wait : nil
+      sleeps > 0 || context.outsideWait != nil || outside.heard || unseenSleeps ? wait : nil
     let started = OutsideWait(
       deadline: .now + TimeoutScale.scaled(wait), reported: reported)
     waiting = started
@@ -425,7 +436,7 @@ final class ScheduleUnderWay<D: ScheduleDecider> {
   /// A job came from outside while the schedule waited: it takes the next step.
   private func arrived(_ scope: JobScope) -> Check {
     waiting = nil
-    if scope.hasHeardFromOutside { runner.outside.heard = true }
+    if scope.hasHeardFromOutside { context.outside.heard = true }
     return .wait
   }
 }

@@ -15,7 +15,7 @@ struct LoopingScheduleTests {
     let stop = Locked(false)
     // The limits lowered, so that the loop is reported after thousands of jobs, not a million,
     // and narrated up to hundreds of steps.
-    await ScheduleRunner.$maximumJobs.withValue(3_000) {
+    await ScheduleLimits.$maximumJobs.withValue(3_000) {
       await ScheduleNarrator.$mostNarratedSteps.withValue(500) {
         await withKnownIssue {
           report = await explore(.exhaustive()) { exploration in
@@ -60,7 +60,7 @@ struct LoopingScheduleTests {
     let stop = Locked(false)
     let (starts, started) = AsyncStream.makeStream(of: Void.self)
     let exploring = Task { @MainActor in
-      await ScheduleRunner.$maximumJobs.withValue(30_000) {
+      await ScheduleLimits.$maximumJobs.withValue(30_000) {
         await withKnownIssue {
           _ = await explore(.exhaustive()) { exploration in
             let poller = exploration.provider.detachedTask(name: "poller") {

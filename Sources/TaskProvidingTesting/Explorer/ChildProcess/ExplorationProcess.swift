@@ -278,7 +278,7 @@ package enum ExplorationProcess {
       explorer.narrates = false
       progress.send(.report(ReportPayload(explorer.run(replay: replay))))
     }
-    explorer.runner.watchdog?.stop()
+    explorer.context.watchdog?.stop()
     exitChild(0)
   }
 }

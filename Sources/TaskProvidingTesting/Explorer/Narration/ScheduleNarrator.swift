@@ -71,7 +71,7 @@ final class ScheduleNarrator: Sendable {
 
   /// The most steps a story keeps: a schedule that loops runs up to the explorer's limit of
   /// jobs, whose every step no one reads, and keeping each would cost memory and time.
-  /// The explorer's own tests lower it, with ``ScheduleRunner/maximumJobs``.
+  /// The explorer's own tests lower it, with ``ScheduleLimits/maximumJobs``.
   @TaskLocal static var mostNarratedSteps = 10_000
 
   private let state = Locked(State())

@@ -43,9 +43,9 @@ extension ScheduleStrategy {
   /// Whether no schedule is under way: the search stands between two.
   var isBetweenSchedules: Bool { underWay == nil }
 
-  /// Runs the schedule under way, or the next one, on `runner` until it ends; where it must
+  /// Runs the schedule under way, or the next one, on `context` until it ends; where it must
   /// wait for outside work, waits if `blocks`, else returns ``SearchStep/waiting(_:)``.
-  func step(_ runner: ScheduleRunner, waiting blocks: Bool) -> SearchStep {
+  func step(_ context: ExplorationContext, waiting blocks: Bool) -> SearchStep {
     let schedule: ScheduleUnderWay<Decider>
     if let underWay {
       schedule = underWay
@@ -53,7 +53,7 @@ extension ScheduleStrategy {
       switch next() {
       case .finished(let report): return .finished(report)
       case .run(let decider):
-        schedule = ScheduleUnderWay(of: runner, decider: decider, narrate: false)
+        schedule = ScheduleUnderWay(of: context, decider: decider, narrate: false)
       }
     }
     guard let run = schedule.advance(waiting: blocks) else {
