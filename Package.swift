@@ -390,6 +390,7 @@ let package = Package(
         "FactClient",
         "NumberFactTesting",
         "SuiteSupport",
+        "TaskProvidingTesting",
         app("ConcurrencyExtras", "swift-concurrency-extras"),
         app("Dependencies", "swift-dependencies"),
         app("IssueReportingTestSupport", "xctest-dynamic-overlay"),

@@ -244,15 +244,11 @@ package final class NumberFactFeature {
     name: String,
     _ operation: nonisolated(nonsending) @escaping @Sendable () async throws -> NumberFact
   ) -> Task<Void, Never> {
-    hasMoved = true
-    cancelRequest()
+    leaveFact()
     lastRequestID += 1
     let id = lastRequestID
     activeRequestID = id
     state.isLoading = true
-    state.fact = nil
-    state.errorMessage = nil
-    seen.leave()
     // The spawned task does the writes, so once a task provider says the task has finished,
     // its effect on the state is complete: tests can wait on the provider alone. It starts
     // at once, on the main actor: a fact at hand (stored, or computed offline) is in the
@@ -299,19 +295,21 @@ package final class NumberFactFeature {
   package func nextKindButtonTapped() {
     // A fact on screen, or one on its way, is asked for again in the new kind.
     let wasShowingFact = state.fact != nil || state.isLoading
-    hasMoved = true
-    cancelRequest()
+    leaveFact()
     state.kind = state.kind.next
-    state.fact = nil
-    state.errorMessage = nil
-    seen.leave()
     if wasShowingFact { startFactRequest() }
   }
 
   private func setCount(_ value: Int) {
+    leaveFact()
+    state.count = value
+  }
+
+  /// The person moves away from what is on screen: the request in flight is cancelled, the
+  /// fact and the error go, and the screen shows none of the facts seen.
+  private func leaveFact() {
     hasMoved = true
     cancelRequest()
-    state.count = value
     state.fact = nil
     state.errorMessage = nil
     seen.leave()

@@ -11,7 +11,6 @@ package final class NumberFactApp {
   package let model: NumberFactFeature
   /// The loop between the terminal and the feature.
   package let loop: RenderLoop
-  private let taskProvider: any TaskProvider
   private let restoresSession: Bool
 
   /// Assembles the app on `terminal`; nothing happens until ``run()``.
@@ -37,7 +36,6 @@ package final class NumberFactApp {
       count: count, kind: kind, numberFact: client, taskProvider: taskProvider, store: store,
       now: now)
     loop = RenderLoop(model: model, terminal: terminal, clock: clock, taskProvider: taskProvider)
-    self.taskProvider = taskProvider
     self.restoresSession = restoresSession
   }
 

@@ -28,7 +28,7 @@ package final class AppScript {
   /// What the app spawns through: taps, requests, the spinner.
   package let provider: any TaskProvider
   /// What the spinner sleeps on; move it with ``advance(by:)``.
-  package let clock = ManualClock()
+  package let clock = ExplorationClock()
   /// The app under test, assembled as the command assembles it.
   package let app: NumberFactApp
   /// The feature the keys drive.

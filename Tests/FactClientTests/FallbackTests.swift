@@ -2,6 +2,7 @@ import ConcurrencyExtras
 import FactClient
 import NumberFactTesting
 import Synchronization
+import TaskProvidingTesting
 import Testing
 
 /// A primary client whose answers the test sets, counting how often it is asked.
@@ -25,7 +26,7 @@ final class Primary: Sendable {
 
 @Suite struct FallbackTests {
   let primary = Primary()
-  let clock = ManualClock()
+  let clock = ExplorationClock()
   let client: NumberFactClient
 
   init() {

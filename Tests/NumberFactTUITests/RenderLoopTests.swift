@@ -210,7 +210,7 @@ struct RenderLoopTests {
   /// While `auto` answers offline without asking, the title bar says until when; when the
   /// back-off ends the mark goes, without a key press.
   @Test func theOfflineMarkStaysForTheBackOffAndGoesWhenItEnds() async throws {
-    let fallbackClock = ManualClock()
+    let fallbackClock = ExplorationClock()
     let down = NumberFactClient { _, _ in throw NumberFactError.unreachable(host: "facts.test") }
     let client = NumberFactClient.fallingBack(
       from: down, host: "facts.test",

@@ -108,8 +108,24 @@ public final class ExplorationClock: Clock, Sendable {
 
   /// Moves the clock to `deadline` and wakes every sleep that ends by then.
   func advance(to deadline: Instant) {
+    advance { _ in deadline }
+  }
+
+  /// Moves the clock by `duration` and ends every sleep whose deadline it reaches, earliest
+  /// first, before it returns; a negative duration does not move it. The package's own tests
+  /// move a clock by hand with it, outside any exploration: the one manual clock there is.
+  package func advance(by duration: Duration) {
+    advance { $0.advanced(by: max(duration, .zero)) }
+  }
+
+  /// How many sleeps are under way: begun, and neither ended nor cancelled.
+  package var sleepers: Int { state.withLock { $0.sleepers.count } }
+
+  /// Moves the clock to where `target` says from where it stands, never back, and wakes
+  /// every sleep that ends by then, in the order of their deadlines.
+  private func advance(_ target: (Instant) -> Instant) {
     let woken = state.withLock { state -> [Sleeper] in
-      state.now = max(state.now, deadline)
+      state.now = max(state.now, target(state.now))
       let now = state.now
       let woken = state.sleepers.filter { $0.deadline <= now }
       state.sleepers.removeAll { $0.deadline <= now }

@@ -1,12 +1,12 @@
-import NumberFactTesting
+import TaskProvidingTesting
 import Testing
 
-/// The clock the app's scripted tests move by hand: a sleep ends on the advance that reaches
-/// its deadline, or at once if its deadline has passed, whichever the sleeping task meets
-/// first, so no test depends on which of the two runs first.
-@Suite struct ManualClockTests {
+/// The exploration's clock moved by hand, as the app's scripted tests move it: a sleep ends on
+/// the advance that reaches its deadline, or at once if its deadline has passed, whichever the
+/// sleeping task meets first, so no test depends on which of the two runs first.
+@Suite struct ExplorationClockByHandTests {
   @Test func aSleepWhoseDeadlineHasPassedReturnsAtOnce() async throws {
-    let clock = ManualClock()
+    let clock = ExplorationClock()
     clock.advance(by: .seconds(3))
     try await clock.sleep(until: clock.now.advanced(by: .seconds(-1)))  // virtual time
     try await clock.sleep(until: clock.now)  // virtual time
@@ -15,7 +15,7 @@ import Testing
   }
 
   @Test func anAdvanceToTheDeadlineEndsTheSleepWhicheverComesFirst() async throws {
-    let clock = ManualClock()
+    let clock = ExplorationClock()
     let deadline = clock.now.advanced(by: .seconds(1))
     let sleeping = Task {
       try await clock.sleep(until: deadline)  // virtual time
@@ -28,13 +28,13 @@ import Testing
   }
 
   @Test func aNegativeAdvanceDoesNotMoveTheClock() {
-    let clock = ManualClock()
+    let clock = ExplorationClock()
     clock.advance(by: .seconds(-5))
     #expect(clock.now.offset == .zero)
   }
 
   @Test func aCancelledSleepThrowsAndLeavesNoSleeper() async {
-    let clock = ManualClock()
+    let clock = ExplorationClock()
     let sleeping = Task {
       try await clock.sleep(until: clock.now.advanced(by: .seconds(60)))  // virtual time
     }
