@@ -21,11 +21,12 @@ package final class RenderLoop {
     case inputClosed
   }
 
+  /// What the loop's one stream carries: the terminal's events, the loop's own timers' (as
+  /// the update takes them), and a change of the model, read only if no key read it first.
   private enum Event: Sendable {
     case terminal(TerminalEvent)
+    case timer(AppEvent)
     case modelChanged
-    case tick(Int)
-    case backOffEnded
   }
 
   private let model: NumberFactFeature
@@ -132,10 +133,8 @@ package final class RenderLoop {
       case .modelChanged:
         // A change a key made was read with the key's own frame.
         guard modelChangedSinceRender else { continue }
-      case .tick(let tick):
-        handle(.tick(tick))
-      case .backOffEnded:
-        handle(.backOffEnded)
+      case .timer(let event):
+        handle(event)
       }
       readModel()
       draw()
@@ -157,16 +156,16 @@ package final class RenderLoop {
   @discardableResult
   private func handle(_ event: AppEvent) -> Bool {
     for effect in AppUpdate.update(&viewState, on: event, size: terminal.size) {
-      if effect == .perform(.quit) { return false }
-      run(effect)
+      guard run(effect) else { return false }
     }
     return true
   }
 
-  /// Carries out what an update asked of the feature, the terminal or the loop.
-  private func run(_ effect: AppEffect) {
+  /// Carries out what an update asked of the feature, the terminal or the loop; `false` when
+  /// it asks the loop to end.
+  private func run(_ effect: AppEffect) -> Bool {
     switch effect {
-    case .perform(let action): perform(action)
+    case .perform(let action): return perform(action)
     case .goTo(let number): model.requestFact(about: number)
     case .copy(let text): terminal.copyToClipboard(text)
     case .startSpinner: startSpinner()
@@ -174,10 +173,12 @@ package final class RenderLoop {
     case .watchBackOff(let until): watchBackOff(until: until)
     case .rereadBackOff: model.backOffMayHaveEnded()
     }
+    return true
   }
 
-  /// A key binding's action, on the feature or the terminal.
-  private func perform(_ action: Action) {
+  /// A key binding's action, on the feature or the terminal; `false` for the one that ends
+  /// the loop.
+  private func perform(_ action: Action) -> Bool {
     switch action {
     case .increment: model.incrementButtonTapped()
     case .decrement: model.decrementButtonTapped()
@@ -194,9 +195,11 @@ package final class RenderLoop {
     case .newestFact: model.newestFactButtonTapped()
     case .suspend: terminal.suspend()
     case .repaint: terminal.repaint()
-    // The update's own: the screen's state, and the loop's end.
-    case .toggleHelp, .copyFact, .typeNumber, .scrollDown, .scrollUp, .quit: break
+    case .quit: return false
+    // The update keeps these for itself: they change only the screen's state.
+    case .toggleHelp, .copyFact, .typeNumber, .scrollDown, .scrollUp: break
     }
+    return true
   }
 
   /// Reads the feature, asking to hear about its next change, and updates the view state
@@ -243,7 +246,7 @@ package final class RenderLoop {
         while true {
           tick += 1
           do { try await sleep(tick) } catch { return }
-          continuation.yield(.tick(tick))
+          continuation.yield(.timer(.tick(tick)))
         }
       }
     }
@@ -260,7 +263,7 @@ package final class RenderLoop {
       self.taskProvider.task(name: "offline mark") {
         defer { self.liveTimers[number] = nil }
         do { try await countdown() } catch { return }
-        continuation.yield(.backOffEnded)
+        continuation.yield(.timer(.backOffEnded))
       }
     }
   }
