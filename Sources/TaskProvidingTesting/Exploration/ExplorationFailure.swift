@@ -24,11 +24,15 @@ public struct ExplorationFailure: Error, Sendable, CustomStringConvertible {
   /// not fail as it had: what diverged. The failure happened, but something the explorer
   /// does not control took part in it, and the replay string may not bring it back.
   public let nondeterminism: String?
+  /// Whether the scenario's body threw (for a test explored as written: recorded an issue or
+  /// threw), rather than broke a check, got stuck or trapped.
+  let scenarioThrew: Bool
 
   /// A failure, as the explorer reports one.
   init(
     strategy: ExplorationStrategy, scheduleNumber: Int, replay: String, steps: [String],
-    everyStep: [String]? = nil, reason: String, departures: Int, nondeterminism: String? = nil
+    everyStep: [String]? = nil, reason: String, departures: Int, nondeterminism: String? = nil,
+    scenarioThrew: Bool = false
   ) {
     self.everyStep = everyStep ?? steps
     self.strategy = strategy
@@ -38,6 +42,7 @@ public struct ExplorationFailure: Error, Sendable, CustomStringConvertible {
     self.reason = reason
     self.departures = departures
     self.nondeterminism = nondeterminism
+    self.scenarioThrew = scenarioThrew
   }
 
   /// The failure as a report: the reason, the steps, the replay string.

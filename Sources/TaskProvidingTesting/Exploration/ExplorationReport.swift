@@ -75,14 +75,14 @@ public struct ExplorationReport: Sendable, CustomStringConvertible {
   static func failed(
     strategy: ExplorationStrategy, schedules: Int, scheduleNumber: Int, replay: String,
     steps: [String], everyStep: [String]? = nil, reason: String, departures: Int,
-    nondeterminism: String? = nil
+    nondeterminism: String? = nil, scenarioThrew: Bool = false
   ) -> ExplorationReport {
     ExplorationReport(
       strategy: strategy, schedules: schedules, isComplete: false,
       failure: ExplorationFailure(
         strategy: strategy, scheduleNumber: scheduleNumber, replay: replay, steps: steps,
         everyStep: everyStep, reason: reason, departures: departures,
-        nondeterminism: nondeterminism))
+        nondeterminism: nondeterminism, scenarioThrew: scenarioThrew))
   }
 
   /// This report, with the work outside the explorer's view it met.
@@ -103,7 +103,8 @@ public struct ExplorationReport: Sendable, CustomStringConvertible {
       failure: ExplorationFailure(
         strategy: failure.strategy, scheduleNumber: failure.scheduleNumber,
         replay: failure.replay, steps: steps, everyStep: everyStep, reason: failure.reason,
-        departures: failure.departures, nondeterminism: failure.nondeterminism),
+        departures: failure.departures, nondeterminism: failure.nondeterminism,
+        scenarioThrew: failure.scenarioThrew),
       nondeterminism: nondeterminism, outsideWork: outsideWork)
   }
 

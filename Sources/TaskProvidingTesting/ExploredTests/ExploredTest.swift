@@ -41,8 +41,7 @@ struct ExploredTest<Host: ExploredTestHost>: Sendable {
     if let failure = report.failure {
       // The narration's run of the shrunk schedule is the last that failed.
       let issues = lastFailure.withLock { $0 }
-      let plain =
-        failure.reason.hasPrefix(ExploredTestStory.bodyFailed) ? await plainly() : nil
+      let plain = failure.scenarioThrew ? await plainly() : nil
       let story = ExploredTestStory(
         failure: failure, plain: plain, replayCall: Host.replayCall, site: host.site)
       FailureAttachments.record(failure, at: host.site)

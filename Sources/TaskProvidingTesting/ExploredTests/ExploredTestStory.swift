@@ -12,10 +12,6 @@ struct ExploredTestStory {
     var failures = 0
   }
 
-  /// What an exploration failure's reason begins with when the body recorded an issue or
-  /// threw.
-  static let bodyFailed = "the scenario threw "
-
   /// The failure's reason as a sentence, for a schedule that recorded no issue.
   let reason: String
   /// The story, one line each.

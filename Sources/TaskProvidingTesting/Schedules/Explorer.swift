@@ -264,7 +264,7 @@ struct Explorer {
     return .failed(
       strategy: strategy, schedules: 1, scheduleNumber: 1,
       replay: ReplayString.encode(run.departures), steps: run.steps, everyStep: run.everyStep,
-      reason: failure.reason, departures: run.departureCount)
+      reason: failure.reason, departures: run.departureCount, scenarioThrew: failure.threw)
   }
 
   /// The report of a failure found on schedule `number`, shrunk to `shrunk` and narrated as
@@ -272,12 +272,14 @@ struct Explorer {
   private func report(_ shrunk: ScheduleRun, narrated: ScheduleRun, number: Int)
     -> ExplorationReport
   {
-    let reason = (narrated.failure ?? shrunk.failure)?.reason ?? "the schedule failed"
+    let failure = narrated.failure ?? shrunk.failure
     return .failed(
       strategy: strategy, schedules: number, scheduleNumber: number,
       replay: ReplayString.encode(shrunk.departures), steps: narrated.steps,
-      everyStep: narrated.everyStep, reason: reason, departures: shrunk.departureCount,
-      nondeterminism: Self.divergence(of: narrated, from: shrunk))
+      everyStep: narrated.everyStep, reason: failure?.reason ?? "the schedule failed",
+      departures: shrunk.departureCount,
+      nondeterminism: Self.divergence(of: narrated, from: shrunk),
+      scenarioThrew: failure?.threw ?? false)
   }
 
   /// What went another way when the failure `shrunk` was run once more as `narrated`, or `nil`

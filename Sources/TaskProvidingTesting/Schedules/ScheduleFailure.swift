@@ -18,6 +18,12 @@ struct ScheduleFailure: Equatable {
   let kind: Kind
   let reason: String
 
+  /// Whether the scenario threw.
+  var threw: Bool {
+    if case .threw = kind { return true }
+    return false
+  }
+
   /// Why nothing more can come: nothing outside the scope was under way, or what was did
   /// not bring a job in time.
   static func stuckCause(_ waited: Duration?) -> String {

@@ -10,6 +10,7 @@ struct ReportPayload: Codable, Equatable {
     let departures: Int
     let steps: [String]
     let nondeterminism: String?
+    let scenarioThrew: Bool
   }
 
   let schedules: Int
@@ -30,7 +31,8 @@ struct ReportPayload: Codable, Equatable {
     failure = report.failure.map {
       Failure(
         scheduleNumber: $0.scheduleNumber, replay: $0.replay, reason: $0.reason,
-        departures: $0.departures, steps: $0.steps, nondeterminism: $0.nondeterminism)
+        departures: $0.departures, steps: $0.steps, nondeterminism: $0.nondeterminism,
+        scenarioThrew: $0.scenarioThrew)
     }
   }
 
@@ -43,7 +45,7 @@ struct ReportPayload: Codable, Equatable {
         ExplorationFailure(
           strategy: strategy, scheduleNumber: $0.scheduleNumber, replay: $0.replay,
           steps: $0.steps, reason: $0.reason, departures: $0.departures,
-          nondeterminism: $0.nondeterminism)
+          nondeterminism: $0.nondeterminism, scenarioThrew: $0.scenarioThrew)
       },
       nondeterminism: nondeterminism, outsideWork: outsideWork)
   }

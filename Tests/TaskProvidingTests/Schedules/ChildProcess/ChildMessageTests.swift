@@ -13,7 +13,8 @@ struct ChildMessageTests {
         failure: ExplorationFailure(
           strategy: .exhaustive(), scheduleNumber: 2, replay: "x2:1.1",
           steps: ["task 'a' starts", "then nothing can run:\nline two"],
-          reason: "a reason with\na line break and \"quotes\"", departures: 1)))
+          reason: "a reason with\na line break and \"quotes\"", departures: 1,
+          scenarioThrew: true)))
     let messages: [ChildMessage] = [
       .scheduleBegins, .departed(decision: 4, option: 2), .candidateBegins(index: 7),
       .candidatesRan, .report(report), .steps(["one", "two\nthree"]),
@@ -24,6 +25,13 @@ struct ChildMessageTests {
       #expect(!line.contains("\n"), "\(line)")
       #expect(ChildMessage(line: line[...]) == message)
     }
+    // Whether the scenario threw reaches the test process as a value, not as wording.
+    let read = ChildMessage(line: ChildMessage.report(report).line[...])
+    guard case .report(let payload)? = read else {
+      Issue.record("the report did not survive its line: \(String(describing: read))")
+      return
+    }
+    #expect(payload.report(strategy: .exhaustive()).failure?.scenarioThrew == true)
     // A line cut short as the child died is no message.
     let cut = ChildMessage.report(report).line.dropLast(5)
     #expect(ChildMessage(line: cut) == nil)
