@@ -88,8 +88,9 @@ public final class Exploration {
   }
 }
 
-/// Runs `scenario` under many schedules, checking its invariants whenever no job is ready,
-/// and reports the first schedule that breaks one, shrunk and narrated step by step.
+/// Runs `scenario` under many schedules, holding the main actor until it is done (the
+/// synchronous form), checking its invariants whenever no job is ready, and reports the
+/// first schedule that breaks one, shrunk and narrated step by step.
 ///
 /// A scenario is a person's actions, with no ordering of answers written in it: it creates
 /// the model, lists the actions (``Exploration/action(_:_:)``) and states what must always
@@ -203,7 +204,7 @@ public func explore(
     at: CallSite(fileID: fileID, filePath: filePath, line: line, column: column), scenario)
 }
 
-/// ``explore(_:replay:outsideWait:fileID:filePath:line:column:_:)-9mvqm``, reporting at `site`,
+/// ``explore(_:replay:outsideWait:fileID:filePath:line:column:_:)-6ler3``, reporting at `site`,
 /// with the timeout on one job's run that ends the test run (``JobWatchdog``) given, and the
 /// exhaustive search's sleep sets off where `reduces` is false (to measure what they save).
 @MainActor @discardableResult

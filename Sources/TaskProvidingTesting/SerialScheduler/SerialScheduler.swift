@@ -3,7 +3,8 @@ import Synchronization
 import TaskProviding
 
 /// Runs `body` with every job it causes run one at a time, on the calling thread, in the
-/// order `order` gives, and returns what `body` returns once it has ended.
+/// order `order` gives, holding that thread until it is done (the synchronous form), and
+/// returns what `body` returns once it has ended.
 ///
 /// The scheduler owns the body's work and nothing else: the body's task, every task it starts
 /// (through a provider, `Task { }`, `Task.detached { }`, `async let`, a task group), every
@@ -121,7 +122,7 @@ public func withSerialScheduler<R: Sendable>(
     at: CallSite(fileID: fileID, filePath: filePath, line: line, column: column), body)
 }
 
-/// ``withSerialScheduler(order:timeout:fileID:filePath:line:column:_:)-76ht2``, failing at `site`.
+/// ``withSerialScheduler(order:timeout:fileID:filePath:line:column:_:)-51sme``, failing at `site`.
 @MainActor
 func runSerially<R: Sendable>(
   order: JobOrder = .fifo, timeout: Duration, at site: CallSite,
