@@ -434,7 +434,8 @@ private actor SQLiteDatabase {
           """)
     }
     // The position becomes the row's own key, so the newest-first walk of `history` reads
-    // the table in order instead of looking each row up from an index.
+    // the table in order instead of looking each row up from an index. It repeats v1's
+    // columns on purpose: a migration is history, kept as it shipped, never shared.
     migrator.registerMigration("v2: position is the row id") { db in
       try db.execute(
         sql: """

@@ -1,3 +1,6 @@
+// Repeated on purpose (docs/architecture.md): each lock wraps its own pthread primitive in the same
+// shape.
+
 /// A value behind a mutex: the lock of every shared state in the package. A pthread mutex
 /// where there are pthreads; the standard library's `Mutex` elsewhere.
 ///

@@ -1,3 +1,6 @@
+// Repeated on purpose (docs/architecture.md): each lock wraps its own pthread primitive in the same
+// shape.
+
 /// A value behind a read-write lock: many readers at once, one writer alone (a pthread
 /// read-write lock; one mutex where there are no pthreads).
 ///

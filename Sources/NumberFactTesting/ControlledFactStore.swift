@@ -3,6 +3,9 @@ import LockSupport
 import NumberFactCore
 import TaskProvidingTesting
 
+// Repeated on purpose (docs/architecture.md): every wait spells out its timeout, call-site and
+// isolation parameters.
+
 /// A store the test drives, as a slow or failing disk would behave: each write is a call the
 /// test takes with ``nextWrite(timeout:fileID:filePath:line:column:isolation:)`` and ends
 /// when it chooses. Reads answer at once from what the test put in ``stored`` and

@@ -1,6 +1,8 @@
 import NumberFactCore
-// The generic test tools (`waitUntil`, `ControlledFunction`, the providers) live in the
-// toolkit; re-exported so code that imported them from here still compiles.
+
+// Repeated on purpose (docs/architecture.md): every wait spells out its timeout, call-site and
+// isolation parameters. The generic test tools (`waitUntil`, `ControlledFunction`, the providers)
+// live in the toolkit; re-exported so code that imported them from here still compiles.
 @_exported import TaskProvidingTesting
 
 /// A fact client the test drives: every call becomes a ``Request`` the test awaits, then

@@ -1,3 +1,6 @@
+// Repeated on purpose (docs/architecture.md): the non-throwing and the throwing spawn are two
+// requirements of `TaskProvider`, each written out in full.
+
 /// The production provider: forwards every spawn to `Task`, `Task.detached` or
 /// `Task.immediate`, nothing else.
 public struct LiveTaskProvider: TaskProvider {

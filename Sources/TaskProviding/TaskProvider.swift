@@ -1,3 +1,7 @@
+// Repeated on purpose (docs/architecture.md): every spawn form spells out its name, priority and
+// call-site parameters, as Swift shares no parameter list between functions and `#fileID` must be
+// each call's default.
+
 /// Spawns unstructured tasks on behalf of production code, so tests can take control of them.
 ///
 /// Code that would write `Task { … }` asks a provider instead: `taskProvider.task { … }`.

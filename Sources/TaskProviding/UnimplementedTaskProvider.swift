@@ -1,5 +1,8 @@
 import IssueReporting
 
+// Repeated on purpose (docs/architecture.md): the non-throwing and the throwing spawn are two
+// requirements of `TaskProvider`, each written out in full.
+
 /// A provider that reports an issue for every spawn, then runs the task live so the code
 /// under test does not hang. It is the test value of `@Dependency(\.taskProvider)`, and a
 /// default an adopter without swift-dependencies can give its own initializers in tests.

@@ -1,3 +1,6 @@
+// Repeated on purpose (docs/architecture.md): each lock wraps its own pthread primitive in the same
+// shape.
+
 #if canImport(Darwin) || canImport(Glibc) || canImport(Musl)
   #if canImport(Darwin)
     import Darwin

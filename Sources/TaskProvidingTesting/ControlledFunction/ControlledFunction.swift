@@ -1,6 +1,9 @@
 import LockSupport
 import TaskProviding
 
+// Repeated on purpose (docs/architecture.md): every wait spells out its timeout, call-site and
+// isolation parameters.
+
 /// A stand-in for any async dependency that the test drives: each call becomes a ``Call``
 /// the test awaits with ``nextCall(timeout:fileID:filePath:line:column:isolation:)``, then
 /// answers, fails, or leaves waiting.

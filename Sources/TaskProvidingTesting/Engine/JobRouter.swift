@@ -131,14 +131,11 @@ final class JobRouter: Sendable {
     Self.noteOtherOwner(cleared: cleared)
   }
 
-  private static let toldOfOtherOwner = Locked(false)
+  private static let toldOfOtherOwner = OnceFlag()
 
   /// Says once, on standard error, that another owner wrote the hook beside a scope.
   private static func noteOtherOwner(cleared: Bool) {
-    let first = toldOfOtherOwner.withLock { told in
-      defer { told = true }
-      return !told
-    }
+    let first = toldOfOtherOwner.raise()
     guard first else { return }
     print(
       "TaskProvidingTesting: another owner (withMainSerialExecutor?) wrote the runtime's "

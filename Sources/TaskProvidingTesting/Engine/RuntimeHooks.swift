@@ -1,3 +1,5 @@
+// Repeated on purpose (docs/architecture.md): one lookup per runtime symbol.
+
 /// The concurrency runtime's entry points the scheduler works through, found by name as
 /// `withMainSerialExecutor` finds its hook: the two enqueue hooks, and the functions that
 /// say which task is running and which task a job is.

@@ -1,5 +1,8 @@
 import TaskProviding
 
+// Repeated on purpose (docs/architecture.md): the synchronous and the `async` form each take the
+// same parameters and forward them to one package function.
+
 /// What a scenario can say to its exploration: the person's actions, and the properties that
 /// must hold.
 @MainActor

@@ -1,6 +1,9 @@
 #if canImport(XCTest)
   import XCTest
 
+  // Repeated on purpose (docs/architecture.md): the exploring and the replaying form each take the
+  // same parameters and forward them to one host.
+
   /// An XCTest case whose tests can run their code, as written, under many schedules of the
   /// tasks it starts, with their own assertions as the checks: XCTest's form of Swift Testing's
   /// ``Testing/Trait/exploring(_:)``.

@@ -14,7 +14,7 @@ enum DebuggerPresence {
   /// Whether a debugger is attached right now. Read only where a timeout is about to fire.
   static var isAttached: Bool { debuggerIsAttached() }
 
-  private static let told = Locked(false)
+  private static let told = OnceFlag()
 
   /// Whether a Linux process status (`/proc/PID/status`) names a tracer: a nonzero
   /// `TracerPid`.
@@ -27,10 +27,7 @@ enum DebuggerPresence {
 
   /// Says once, on standard error, that the bounds wait while a debugger is attached.
   static func noteHeldBound() {
-    let first = told.withLock { told in
-      defer { told = true }
-      return !told
-    }
+    let first = told.raise()
     guard first else { return }
     print(
       "TaskProvidingTesting: a debugger is attached, so timeouts and the job watchdog"

@@ -1,5 +1,8 @@
 import TaskProviding
 
+// Repeated on purpose (docs/architecture.md): every wait spells out its timeout, call-site and
+// isolation parameters.
+
 /// A provider that holds every task until the test releases it, so a test decides exactly
 /// when each piece of asynchronous work runs.
 ///

@@ -1,5 +1,8 @@
 import TaskProviding
 
+// Repeated on purpose (docs/architecture.md): every wait spells out its timeout, call-site and
+// isolation parameters.
+
 /// A provider that runs every task through a base provider and records it, so a test can
 /// wait for all of them, inspect them, cancel them, and fail if any is left behind.
 ///

@@ -1,5 +1,8 @@
 import TaskProviding
 
+// Repeated on purpose (docs/architecture.md): every wait spells out its timeout, call-site and
+// isolation parameters.
+
 /// A task provider for tests: what ``RecordingTaskProvider``, ``ManualTaskProvider`` and
 /// ``ExplorationTaskProvider`` share. It keeps a ``TaskRecord`` of every task spawned through
 /// it, waits on those tasks, and cancels them.

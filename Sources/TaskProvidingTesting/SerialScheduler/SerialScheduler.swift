@@ -2,6 +2,9 @@ import LockSupport
 import Synchronization
 import TaskProviding
 
+// Repeated on purpose (docs/architecture.md): the synchronous and the `async` form each take the
+// same parameters and forward them to one package function.
+
 /// Runs `body` with every job it causes run one at a time, on the calling thread, in the
 /// order `order` gives, holding that thread until it is done (the synchronous form), and
 /// returns what `body` returns once it has ended.

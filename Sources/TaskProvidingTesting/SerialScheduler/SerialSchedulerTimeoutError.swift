@@ -1,5 +1,7 @@
 import TaskProviding
 
+// Repeated on purpose (docs/architecture.md): every timeout error carries the same fields.
+
 /// Thrown by ``withSerialScheduler(order:timeout:fileID:filePath:line:column:_:)-76ht2`` when its
 /// body did not end in time.
 public struct SerialSchedulerTimeoutError: Error, CustomStringConvertible {

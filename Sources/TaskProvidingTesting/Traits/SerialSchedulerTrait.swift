@@ -1,5 +1,8 @@
 import Testing
 
+// Repeated on purpose (docs/architecture.md): `TestScoping`'s conformance has the same shape in
+// every trait.
+
 /// A Swift Testing trait that runs each test under
 /// ``withSerialScheduler(order:timeout:fileID:filePath:line:column:_:)-76ht2``: every job the test causes
 /// runs one at a time, in enqueue order, on one thread.

@@ -1,5 +1,8 @@
 import Testing
 
+// Repeated on purpose (docs/architecture.md): `TestScoping`'s conformance has the same shape in
+// every trait.
+
 /// A Swift Testing trait that gives each test its own testing provider: installed as
 /// `@Dependency(\.taskProvider)` and reachable as `RecordingTaskProvider.current` or
 /// `ManualTaskProvider.current`, with a leak check when the test ends.

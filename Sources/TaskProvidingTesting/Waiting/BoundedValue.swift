@@ -1,5 +1,8 @@
 import TaskProviding
 
+// Repeated on purpose (docs/architecture.md): every wait spells out its timeout, call-site and
+// isolation parameters.
+
 extension Task {
   /// The task's value, waited for at most `timeout`: `await task.value` with a timeout, which
   /// only bounds a failure.

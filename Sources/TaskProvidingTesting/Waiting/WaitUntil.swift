@@ -2,6 +2,9 @@ import CustomDump
 import Observation
 import TaskProviding
 
+// Repeated on purpose (docs/architecture.md): every wait spells out its timeout, call-site and
+// isolation parameters, and every timeout error carries the same fields.
+
 /// Returns as soon as `condition` holds for `model`, re-checking it each time a property it
 /// read changes; throws if that has not happened within `timeout`.
 ///

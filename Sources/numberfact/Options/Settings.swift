@@ -15,15 +15,12 @@ enum Settings {
   /// The settings; every default when the file is broken (the run then stops in ``check()``).
   static var config: AppConfig { (try? loaded.get()) ?? AppConfig() }
 
-  private static let told = Locked(false)
+  private static let told = OnceFlag()
 
   /// Says what is wrong with the file, once: a broken file is one line on stderr and exit
   /// status 78 (EX_CONFIG); an unknown key is a warning and the run goes on.
   static func check() throws {
-    let first = told.withLock { told in
-      defer { told = true }
-      return !told
-    }
+    let first = told.raise()
     switch loaded {
     case .failure(let error):
       if first { printError(error.description) }

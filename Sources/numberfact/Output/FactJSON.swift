@@ -8,6 +8,8 @@ import NumberFactCore
 import NumberFactTUI
 import TaskProviding
 
+// Repeated on purpose (docs/architecture.md): a wire format lists every field it carries.
+
 /// The JSON form of a fact, for `numberfact fact --json`.
 struct FactJSON: Encodable {
   var number: Int

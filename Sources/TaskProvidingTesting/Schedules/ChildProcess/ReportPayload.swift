@@ -1,3 +1,5 @@
+// Repeated on purpose (docs/architecture.md): a wire format lists every field it carries.
+
 /// A report as the test process and a child exploring for it hand each other one: the child
 /// its exploration's report, the test process the reports of the explorations its test ran
 /// before the one the child is to run. Every field of the report but its strategy, which
