@@ -79,3 +79,46 @@ final class CancellationProbe: Sendable {
     letGo()
   }
 }
+
+/// A base for `flatMapLatest` that produces `first`, then, on its next `next()`, says it waits
+/// and waits until its task is cancelled, as ``WaitsForCancellation`` does.
+struct FirstThenWaitsForCancellation: AsyncSequence, Sendable {
+  let first: Int
+  let probe: CancellationProbe
+
+  func makeAsyncIterator() -> Iterator { Iterator(first: first, probe: probe) }
+
+  struct Iterator: AsyncIteratorProtocol {
+    var first: Int?
+    let probe: CancellationProbe
+
+    mutating func next() async -> Int? {
+      if let first {
+        self.first = nil
+        return first
+      }
+      var waits = WaitsForCancellation.Iterator(probe: probe)
+      return await waits.next()
+    }
+  }
+}
+
+/// An inner sequence that produces one element once `probe`'s sequence waits, so that a
+/// consumer gets it only while the base's task waits inside the base's `next()`; then it ends.
+struct OneOnceWaiting: AsyncSequence, Sendable {
+  let probe: CancellationProbe
+
+  func makeAsyncIterator() -> Iterator { Iterator(probe: probe) }
+
+  struct Iterator: AsyncIteratorProtocol {
+    let probe: CancellationProbe
+    var produced = false
+
+    mutating func next() async -> Int? {
+      guard !produced else { return nil }
+      produced = true
+      await probe.untilWaiting()
+      return 0
+    }
+  }
+}

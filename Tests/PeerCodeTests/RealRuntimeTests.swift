@@ -39,6 +39,64 @@ import Testing
     #expect(leftRunning == Self.runs)
   }
 
+  /// `flatMapLatest` in 1.1.4: a consumer that leaves its loop with `break` leaves the base's
+  /// iteration running. Nothing in `FlatMapLatestStorage` or its iterator runs when the
+  /// consumer's iterator goes away (no `deinit` does), so the base's task is not cancelled: it
+  /// waits in the base's `next()` until the base produces or ends, which a base that waits for
+  /// its task's cancellation (a socket, a request) never does. `merge`, `zip` and `debounce`
+  /// cancel their tasks then (`iteratorDeinitialized()`).
+  ///
+  /// The inner sequence produces its element only once the base's task waits inside the
+  /// base's second `next()`, so the consumer breaks while it does, in every run. Cancelling
+  /// that task when the iterator goes would run the base's cancellation handler before the
+  /// consumer's task ends. Each run leaves the inner task parked for demand that never comes,
+  /// the same defect, so this test runs a hundred times, not a thousand.
+  @Test func aFlatMapLatestLoopLeftWithBreakLeavesItsBaseIterationRunning() async {
+    let runs = 100
+    var leftRunning = 0
+    for _ in 0..<runs {
+      let probe = CancellationProbe()
+      let base = FirstThenWaitsForCancellation(first: 1, probe: probe)
+      let consumer = Task {
+        for await _ in base.flatMapLatest({ _ in OneOnceWaiting(probe: probe) }) { break }
+      }
+      await consumer.value
+      if !probe.wasCancelled { leftRunning += 1 }
+      // The base's task goes on, as nothing cancelled it: its `next()` returns `nil`.
+      probe.letGo()
+    }
+    #expect(leftRunning == runs)
+  }
+
+  /// The control: a relay through a task whose `AsyncStream` cancels that task when the
+  /// consumer's iterator goes away (`onTermination`), given the same base and a consumer that
+  /// breaks while the base waits, ends the base's iteration before the consumer's task ends.
+  @Test func aRelayThatCancelsWhenItsIteratorGoesEndsItsBaseIteration() async {
+    var ended = 0
+    for _ in 0..<Self.runs {
+      let probe = CancellationProbe()
+      let base = FirstThenWaitsForCancellation(first: 1, probe: probe)
+      let consumer = Task {
+        // Made here, so that the consumer's task holds the relay alone, as a loop over a
+        // sequence made in place does.
+        let relay = AsyncStream<Int> { continuation in
+          let task = Task {
+            for await element in base { continuation.yield(element) }
+            continuation.finish()
+          }
+          continuation.onTermination = { _ in task.cancel() }
+        }
+        for await _ in relay {
+          await probe.untilWaiting()
+          break
+        }
+      }
+      await consumer.value
+      if probe.wasCancelled { ended += 1 }
+    }
+    #expect(ended == Self.runs)
+  }
+
   /// `NIOAsyncSequenceProducer` in swift-nio 2.101: a consumer whose task is cancelled before
   /// its first `next()`, while nothing has been yielded, ends, and the delegate never hears
   /// of it: "This is guaranteed to be called _exactly_ once" (NIOAsyncSequenceProducer.swift:78)
