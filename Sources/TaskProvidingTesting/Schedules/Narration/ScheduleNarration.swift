@@ -37,24 +37,6 @@ extension ScheduleNarrator {
   /// Narrates the steps one by one, keeping what it learns on the way: which tasks have started
   /// and which have entered which actor.
   struct NarrationWriter {
-    private struct Line {
-      enum Weight {
-        /// A choice, a departure from the default order, or a task entering an actor while
-        /// another is suspended in it: what the race is made of.
-        case matters
-        /// A task starting: who takes part.
-        case context
-        /// A task going on in the default order.
-        case quiet
-      }
-      let text: String
-      let weight: Weight
-      /// For a step that departs from the default order: who ran, and the task it ran ahead
-      /// of, which a run of such steps folds by.
-      var runner: String? = nil
-      var holdsBack: String? = nil
-    }
-
     let state: State
     private var sites: [TaskIdentity: String] = [:]
     private var spawnedAt: [String: [TaskIdentity]] = [:]
@@ -62,7 +44,7 @@ extension ScheduleNarrator {
     /// The tasks inside each actor, by the actor's address: each has entered one of the
     /// actor's methods and not yet returned from it.
     private var entered: [UInt: Set<TaskIdentity>] = [:]
-    private var lines: [Line] = []
+    private var lines: [StoryLine] = []
     /// A mark for each frame whose line a step will name, by the frame.
     private var lineMarks: [CodeFrame: Int] = [:]
     /// Jobs of one task in a row, with nothing between them, are one stretch of that task:
@@ -121,11 +103,11 @@ extension ScheduleNarrator {
       switch first {
       case .job(let task, let actorName)?:
         lines.append(
-          Line(text: label + " (ahead of \(name(task, turnOf: actorName)))", weight: .matters))
+          StoryLine(text: label + " (ahead of \(name(task, turnOf: actorName)))", weight: .matters))
       case .choice(let option)?:
-        lines.append(Line(text: label + " (ahead of \(option))", weight: .matters))
+        lines.append(StoryLine(text: label + " (ahead of \(option))", weight: .matters))
       case nil:
-        lines.append(Line(text: label, weight: .matters))
+        lines.append(StoryLine(text: label, weight: .matters))
       }
     }
 
@@ -214,7 +196,8 @@ extension ScheduleNarrator {
     }
 
     private mutating func add(
-      _ text: String, weight: Line.Weight, of task: TaskIdentity? = nil, at resumed: String? = nil
+      _ text: String, weight: StoryLine.Weight, of task: TaskIdentity? = nil,
+      at resumed: String? = nil
     ) {
       if let task, weight == .quiet, let current = stretch, current.task == task {
         stretch?.last = resumed
@@ -224,16 +207,16 @@ extension ScheduleNarrator {
       if let task, weight == .quiet {
         stretch = (task, text, resumed)
       } else {
-        lines.append(Line(text: text, weight: weight))
+        lines.append(StoryLine(text: text, weight: weight))
       }
     }
 
     private mutating func endStretch() {
       guard let current = stretch else { return }
       if let last = current.last, !current.line.hasSuffix(last) {
-        lines.append(Line(text: current.line + ", then" + last, weight: .quiet))
+        lines.append(StoryLine(text: current.line + ", then" + last, weight: .quiet))
       } else {
-        lines.append(Line(text: current.line, weight: .quiet))
+        lines.append(StoryLine(text: current.line, weight: .quiet))
       }
       stretch = nil
     }
@@ -255,146 +238,12 @@ extension ScheduleNarrator {
       return resolve(narrated.isEmpty ? lead : lead + ": " + narrated.joined(separator: "; "))
     }
 
-    /// The lines; where some matter, each run of three or more that only go on in the default
-    /// order is one line, and so is each run of three or more steps ahead of one task that
-    /// waits all along (a task held back through a loop of yields).
+    /// The lines, folded as ``StoryFolding`` folds them unless `folded` is false, each
+    /// frame's line read now.
     mutating func text(folded: Bool) -> [String] {
       endStretch()
       guard folded else { return lines.map { resolve($0.text) } }
-      lines = Self.foldingHolds(lines)
-      guard lines.contains(where: { $0.weight == .matters }) else {
-        return Self.foldingRepeats(lines.map(\.text)).map(resolve)
-      }
-      var narrated: [String] = []
-      var quiet: [String] = []
-      // Lines in the default order, tasks starting among them, since the last that matters.
-      var calm: [Line] = []
-      func flush() {
-        if quiet.count > 2 {
-          narrated.append("… \(quiet.count) steps in the default order")
-        } else {
-          narrated += quiet
-        }
-        quiet = []
-      }
-      // A long calm stretch, tasks starting in it, is one line: who starts where nothing
-      // departs tells nothing of the race.
-      func settle() {
-        let starts = calm.count { $0.weight == .context }
-        if calm.count > Self.longestCalm, starts > 0 {
-          let tasks = starts == 1 ? "1 task starts" : "\(starts) tasks start"
-          narrated.append("… \(calm.count) steps in the default order, in which \(tasks)")
-        } else {
-          for line in calm {
-            if line.weight == .quiet {
-              quiet.append(line.text)
-            } else {
-              flush()
-              narrated.append(line.text)
-            }
-          }
-          flush()
-        }
-        calm = []
-      }
-      for line in lines {
-        if line.weight == .matters {
-          settle()
-          narrated.append(line.text)
-        } else {
-          calm.append(line)
-        }
-      }
-      settle()
-      return Self.foldingRepeats(narrated).map(resolve)
-    }
-
-    /// The longest run of lines that a story folds when it repeats.
-    static let longestRepeat = 12
-
-    /// `lines` with each block of up to ``longestRepeat`` lines that comes three times or more
-    /// in a row narrated once, then how often it came again: a loop reads as one turn of it.
-    static func foldingRepeats(_ lines: [String]) -> [String] {
-      var folded: [String] = []
-      var index = 0
-      while index < lines.count {
-        var best: (length: Int, times: Int)?
-        for length in 1...longestRepeat where index + 3 * length <= lines.count {
-          var times = 1
-          while index + (times + 1) * length <= lines.count,
-            lines[(index + times * length)..<(index + (times + 1) * length)]
-              == lines[index..<(index + length)]
-          {
-            times += 1
-          }
-          if times >= 3, times * length > (best.map { $0.times * $0.length } ?? 0) {
-            best = (length, times)
-          }
-        }
-        guard let best else {
-          folded.append(lines[index])
-          index += 1
-          continue
-        }
-        folded += lines[index..<(index + best.length)]
-        let block =
-          best.length == 1 ? "the step above repeats" : "the \(best.length) steps above repeat"
-        folded.append("… \(block) \(best.times - 1) more times")
-        index += best.times * best.length
-      }
-      return folded
-    }
-
-    /// The most lines in the default order, tasks starting among them, narrated one by one.
-    static let longestCalm = 6
-
-    /// `lines` with each run that holds one task back folded: a stretch that begins and ends
-    /// with a step ahead of the same task, with only such steps and steps in the default
-    /// order between, three of them ahead of it at least.
-    private static func foldingHolds(_ lines: [Line]) -> [Line] {
-      var folded: [Line] = []
-      var index = 0
-      while index < lines.count {
-        guard let held = lines[index].holdsBack else {
-          folded.append(lines[index])
-          index += 1
-          continue
-        }
-        var end = index
-        var last = index
-        var ahead = 1
-        while end + 1 < lines.count,
-          lines[end + 1].weight == .quiet || lines[end + 1].holdsBack == held
-        {
-          end += 1
-          if lines[end].holdsBack == held {
-            last = end
-            ahead += 1
-          }
-        }
-        guard ahead >= 3 else {
-          folded.append(lines[index])
-          index += 1
-          continue
-        }
-        var runners: [String] = []
-        for line in lines[index...last] {
-          if let runner = line.runner, !runners.contains(runner) { runners.append(runner) }
-        }
-        let named =
-          runners.count > 3
-          ? runners.prefix(3).joined(separator: ", ") + " and \(runners.count - 3) more"
-          : runners.count > 1
-            ? runners.dropLast().joined(separator: ", ") + " and " + runners[runners.count - 1]
-            : runners.joined()
-        folded.append(
-          Line(
-            text: "… \(last - index + 1) steps run ahead of \(held), which waits all along"
-              + " (\(ahead) of them departures): " + named,
-            weight: .matters))
-        index = last + 1
-      }
-      return folded
+      return StoryFolding.fold(lines).map(resolve)
     }
 
     /// A narrated step with the line of each frame it names, read now: only for the steps that
